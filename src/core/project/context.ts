@@ -1,0 +1,132 @@
+/**
+ * Stage 5: the path from root to leaf → the agent messages pi would hold, as pi's `buildSessionContext`:
+ * the latest compaction on the path replaces everything before its first kept entry with a summary;
+ * branch summaries and extension messages (`custom_message`) become messages of their own.
+ * Also returns the thinking level and model the path ends with, and why each path entry is or is not there.
+ */
+import { err, ok, type Result } from "../result.ts";
+import type { SessionEntry } from "../session/types.ts";
+
+/** An agent message (pi's AgentMessage: LLM roles plus bashExecution, custom, summaries), kept as plain data. */
+export type AgentMessage = Readonly<Record<string, unknown>> & { readonly role?: unknown };
+
+export interface ContextOptions {
+  /** pi applies the latest compaction on the path; off = the whole uncompacted path. */
+  readonly applyCompaction?: boolean;
+  /** pi turns branch_summary entries into messages. */
+  readonly includeBranchSummaries?: boolean;
+  /** custom_message entries whose customType is listed here are left out (pi leaves none out). */
+  readonly excludeCustomTypes?: readonly string[];
+}
+
+export type ContextFate =
+  | { readonly kind: "message" }
+  | { readonly kind: "summarised"; readonly compaction: number }
+  | { readonly kind: "compaction-summary" }
+  | { readonly kind: "setting"; readonly what: "model" | "thinking level" }
+  | { readonly kind: "no-message"; readonly reason: string }
+  | { readonly kind: "excluded"; readonly rule: string; readonly reason: string };
+
+export interface AgentContext {
+  readonly messages: readonly AgentMessage[];
+  /** For each message, the index of the entry it came from. */
+  readonly sources: readonly number[];
+  readonly thinkingLevel: string;
+  readonly model: { readonly provider: string; readonly modelId: string } | undefined;
+  /** Index of the compaction that was applied, if any. */
+  readonly compaction: number | undefined;
+  /** Fate of every entry on the path, by entry index. */
+  readonly fates: ReadonlyMap<number, ContextFate>;
+}
+
+const time = (timestamp: unknown): number => new Date(timestamp as string).getTime();
+
+/** What pi's `appendMessage` turns an entry into, if anything. */
+function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessage | ContextFate {
+  const raw = entry.raw;
+  switch (entry.type) {
+    case "message":
+      return raw["message"] as AgentMessage;
+    case "custom_message":
+      if (options.excludeCustomTypes?.includes(String(raw["customType"]))) {
+        return { kind: "excluded", rule: "custom-types", reason: `extension message of type "${String(raw["customType"])}" left out by rule` };
+      }
+      return { role: "custom", customType: raw["customType"], content: raw["content"], display: raw["display"], details: raw["details"], timestamp: time(raw["timestamp"]) };
+    case "branch_summary":
+      if (!raw["summary"]) return { kind: "no-message", reason: "branch summary with an empty summary (pi skips it)" };
+      if (options.includeBranchSummaries === false) return { kind: "excluded", rule: "branch-summaries", reason: "branch summaries left out by rule" };
+      return { role: "branchSummary", summary: raw["summary"], fromId: raw["fromId"], timestamp: time(raw["timestamp"]) };
+    case "model_change":
+      return { kind: "setting", what: "model" };
+    case "thinking_level_change":
+      return { kind: "setting", what: "thinking level" };
+    case "compaction":
+      return options.applyCompaction === false
+        ? { kind: "excluded", rule: "apply-compaction", reason: "compaction not applied by rule: the whole path is sent" }
+        : { kind: "no-message", reason: "an earlier compaction, superseded by a later one on this path" };
+    default:
+      return { kind: "no-message", reason: `${entry.type} entries do not reach the model` };
+  }
+}
+
+function isFate(value: AgentMessage | ContextFate): value is ContextFate {
+  return typeof (value as { kind?: unknown }).kind === "string" && !("role" in value);
+}
+
+/** The path's thinking level and model, as pi reads them (the last change wins; assistant messages set the model). */
+function readSettings(path: readonly SessionEntry[]): Result<Pick<AgentContext, "thinkingLevel" | "model"> & { compaction: number | undefined }> {
+  let thinkingLevel = "off";
+  let model: AgentContext["model"];
+  let compaction: number | undefined;
+  for (const [position, entry] of path.entries()) {
+    const raw = entry.raw;
+    if (entry.type === "thinking_level_change") thinkingLevel = raw["thinkingLevel"] as string;
+    else if (entry.type === "model_change") model = { provider: raw["provider"] as string, modelId: raw["modelId"] as string };
+    else if (entry.type === "message") {
+      const message = raw["message"];
+      if (message === null || message === undefined) return err(`the message entry on line ${entry.line} has no message; pi fails reading it`);
+      const m = message as Record<string, unknown>;
+      if (m["role"] === "assistant") model = { provider: m["provider"] as string, modelId: m["model"] as string };
+    } else if (entry.type === "compaction") compaction = position;
+  }
+  return ok({ thinkingLevel, model, compaction });
+}
+
+/** pi's `buildSessionContext` over an already-walked path (root first), with provenance. */
+export function toAgentMessages(path: readonly SessionEntry[], options: ContextOptions = {}): Result<AgentContext> {
+  const settings = readSettings(path);
+  if (!settings.ok) return settings;
+  const messages: AgentMessage[] = [];
+  const sources: number[] = [];
+  const fates = new Map<number, ContextFate>();
+  const append = (entry: SessionEntry): void => {
+    const result = entryMessage(entry, options);
+    if (isFate(result)) {
+      fates.set(entry.index, result);
+      return;
+    }
+    messages.push(result);
+    sources.push(entry.index);
+    fates.set(entry.index, { kind: "message" });
+  };
+  const at = options.applyCompaction === false ? undefined : settings.value.compaction;
+  const compaction = at === undefined ? undefined : path[at];
+  if (compaction === undefined || at === undefined) {
+    path.forEach(append);
+  } else {
+    const raw = compaction.raw;
+    messages.push({ role: "compactionSummary", summary: raw["summary"], tokensBefore: raw["tokensBefore"], timestamp: time(raw["timestamp"]) });
+    sources.push(compaction.index);
+    fates.set(compaction.index, { kind: "compaction-summary" });
+    let kept = false;
+    for (let i = 0; i < at; i += 1) {
+      const entry = path[i] as SessionEntry;
+      if (entry.raw["id"] === raw["firstKeptEntryId"]) kept = true;
+      if (kept) append(entry);
+      else fates.set(entry.index, { kind: "summarised", compaction: compaction.index });
+    }
+    path.slice(at + 1).forEach(append);
+  }
+  const { thinkingLevel, model } = settings.value;
+  return ok({ messages, sources, thinkingLevel, model, compaction: compaction?.index, fates });
+}

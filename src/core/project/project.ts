@@ -1,0 +1,104 @@
+/**
+ * The whole projection for one leaf and one model: path → agent messages → LLM messages → payload,
+ * with the fate of every path entry and the entries behind every message and payload item.
+ */
+import type { CacheRetention, LlmMessage, ModelInfo, PayloadResult, ThinkingLevel, ToolDefinition } from "../llm/types.ts";
+import { findModel } from "../models/registry.ts";
+import { buildPayload } from "../providers/index.ts";
+import { err, ok, type Result } from "../result.ts";
+import { pathToLeaf, type EntryTree } from "../session/tree.ts";
+import type { SessionEntry } from "../session/types.ts";
+import { toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
+import { toLlmMessages, type ConvertOptions, type LlmConversion } from "./convert.ts";
+import { transformForModel } from "./transform.ts";
+
+export interface ProjectionOptions extends ContextOptions, ConvertOptions {
+  /** Target model; undefined = the model the path ends with, as pi resumes. */
+  readonly model?: ModelInfo;
+  readonly systemPrompt?: string;
+  readonly tools?: readonly ToolDefinition[];
+  readonly cacheRetention?: CacheRetention;
+}
+
+export type EntryFate =
+  | { readonly kind: "in-context" }
+  | { readonly kind: "compaction-summary" }
+  | { readonly kind: "summarised"; readonly compaction: number }
+  | { readonly kind: "setting"; readonly what: string }
+  | { readonly kind: "no-message"; readonly reason: string }
+  | { readonly kind: "excluded"; readonly rule: string; readonly reason: string }
+  | { readonly kind: "dropped"; readonly reason: string };
+
+export interface Projection {
+  readonly leaf: number;
+  /** Entry indices root → leaf. */
+  readonly path: readonly number[];
+  readonly context: AgentContext;
+  readonly llm: LlmConversion;
+  /** For each LLM message, the entry it came from. */
+  readonly llmSources: readonly number[];
+  readonly model: ModelInfo;
+  readonly reasoning: ThinkingLevel | undefined;
+  readonly payload: PayloadResult;
+  /** For each item of the payload's main list, the entries it came from. */
+  readonly itemSources: readonly (readonly number[])[];
+  readonly fates: ReadonlyMap<number, EntryFate>;
+}
+
+/** The model the path ends with, looked up in pi-ai's registry. */
+export function sessionModel(context: AgentContext): Result<ModelInfo> {
+  if (!context.model) return err("no model on this path (no model_change entry and no assistant message before the leaf); pass a model");
+  const { provider, modelId } = context.model;
+  const model = findModel(provider, modelId);
+  return model ? ok(model) : err(`the session's model ${provider}/${modelId} is not in pi-ai's model registry`);
+}
+
+function combineFates(context: AgentContext, llm: LlmConversion, transformDrops: ReadonlyMap<number, string>): Map<number, EntryFate> {
+  const fates = new Map<number, EntryFate>();
+  for (const [entry, fate] of context.fates) fates.set(entry, fate.kind === "message" ? { kind: "in-context" } : fate);
+  llm.fates.forEach((fate, agentIndex) => {
+    const entry = context.sources[agentIndex] as number;
+    if (fate.kind !== "converted") fates.set(entry, fate);
+  });
+  for (const [llmIndex, reason] of transformDrops) {
+    fates.set(context.sources[llm.from[llmIndex] as number] as number, { kind: "dropped", reason });
+  }
+  return fates;
+}
+
+/** Projects the path to `leaf` into the payload pi would send (with the given what-if options). */
+export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOptions = {}): Result<Projection> {
+  const path = pathToLeaf(tree, leaf);
+  if (!path.ok) return path;
+  const entries = path.value.map((i) => tree.entries[i] as SessionEntry);
+  const context = toAgentMessages(entries, options);
+  if (!context.ok) return context;
+  const llm = toLlmMessages(context.value.messages, options);
+  const model = options.model ? ok(options.model) : sessionModel(context.value);
+  if (!model.ok) return model;
+  const level = context.value.thinkingLevel;
+  const reasoning = level === "off" ? undefined : (level as ThinkingLevel);
+  const payload = buildPayload(model.value, {
+    messages: llm.messages as LlmMessage[],
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.tools !== undefined ? { tools: options.tools } : {}),
+    reasoning,
+    sessionId: tree.file.header?.id,
+    cacheRetention: options.cacheRetention,
+  });
+  if (!payload.ok) return payload;
+  const llmSources = llm.from.map((agentIndex) => context.value.sources[agentIndex] as number);
+  const drops = new Map(transformForModel(llm.messages, model.value).dropped.map((d) => [d.index, d.reason as string]));
+  return ok({
+    leaf,
+    path: path.value,
+    context: context.value,
+    llm,
+    llmSources,
+    model: model.value,
+    reasoning,
+    payload: payload.value,
+    itemSources: payload.value.origins.map((origin) => origin.map((i) => llmSources[i] as number)),
+    fates: combineFates(context.value, llm, drops),
+  });
+}

@@ -1,0 +1,217 @@
+/**
+ * The `messages` list of an Anthropic Messages API body, as pi-ai 0.73.1's `convertMessages` builds it from
+ * already-transformed messages — plus, for every body message, the request messages it came from.
+ */
+import type {
+  AssistantMessage,
+  ImageContent,
+  LlmMessage,
+  TextContent,
+  ToolResultMessage,
+  UserMessage,
+} from "../llm/types.ts";
+import type { TransformResult } from "../project/transform.ts";
+import { assertNever } from "../result.ts";
+
+/** Anthropic prompt-caching marker; `ttl` only for long retention on endpoints that support it. */
+export interface CacheControl {
+  readonly type: "ephemeral";
+  readonly ttl?: "1h";
+}
+
+export interface AnthropicTextBlock {
+  readonly type: "text";
+  readonly text: string;
+  readonly cache_control?: CacheControl;
+}
+
+export interface AnthropicImageBlock {
+  readonly type: "image";
+  readonly source: { readonly type: "base64"; readonly media_type: string; readonly data: string };
+  readonly cache_control?: CacheControl;
+}
+
+export interface AnthropicThinkingBlock {
+  readonly type: "thinking";
+  readonly thinking: string;
+  readonly signature: string;
+}
+
+export interface AnthropicRedactedThinkingBlock {
+  readonly type: "redacted_thinking";
+  /** The opaque payload pi keeps in `thinkingSignature`; sent as is, even when absent. */
+  readonly data: string | undefined;
+}
+
+export interface AnthropicToolUseBlock {
+  readonly type: "tool_use";
+  readonly id: string;
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+}
+
+export interface AnthropicToolResultBlock {
+  readonly type: "tool_result";
+  readonly tool_use_id: string;
+  readonly content: string | readonly (AnthropicTextBlock | AnthropicImageBlock)[];
+  readonly is_error: boolean;
+  readonly cache_control?: CacheControl;
+}
+
+export type AnthropicBlock =
+  | AnthropicTextBlock
+  | AnthropicImageBlock
+  | AnthropicThinkingBlock
+  | AnthropicRedactedThinkingBlock
+  | AnthropicToolUseBlock
+  | AnthropicToolResultBlock;
+
+export interface AnthropicMessage {
+  readonly role: "user" | "assistant";
+  readonly content: string | readonly AnthropicBlock[];
+}
+
+/** Body messages and, index for index, the request message indices each one came from. */
+export interface AnthropicMessageList {
+  readonly messages: readonly AnthropicMessage[];
+  readonly origins: readonly (readonly number[])[];
+}
+
+/** Text pi-ai puts before a tool result that holds only images. */
+const IMAGE_ONLY_RESULT_TEXT = "(see attached image)";
+
+/**
+ * Removes unpaired UTF-16 surrogates (pi-ai's `sanitizeSurrogates`); well-formed pairs such as emoji stay.
+ * In a `u` regex a valid pair is one code point, so `\p{Cs}` matches only the lone halves.
+ */
+export function removeLoneSurrogates(text: string): string {
+  return text.replace(/\p{Cs}/gu, "");
+}
+
+const isBlank = (text: string): boolean => text.trim().length === 0;
+
+function toImageBlock(image: ImageContent): AnthropicImageBlock {
+  return { type: "image", source: { type: "base64", media_type: image.mimeType, data: image.data } };
+}
+
+function toTextOrImageBlock(block: TextContent | ImageContent): AnthropicTextBlock | AnthropicImageBlock {
+  return block.type === "text" ? { type: "text", text: removeLoneSurrogates(block.text) } : toImageBlock(block);
+}
+
+/** A user turn; undefined when nothing but blank text is left (pi-ai skips it). */
+function toUserMessage(message: UserMessage): AnthropicMessage | undefined {
+  if (typeof message.content === "string") {
+    return isBlank(message.content) ? undefined : { role: "user", content: removeLoneSurrogates(message.content) };
+  }
+  const blocks = message.content.map(toTextOrImageBlock).filter((b) => b.type !== "text" || !isBlank(b.text));
+  return blocks.length === 0 ? undefined : { role: "user", content: blocks };
+}
+
+/** One assistant content block; undefined for blocks pi-ai leaves out (blank text or thinking). */
+function toAssistantBlock(block: AssistantMessage["content"][number]): AnthropicBlock | undefined {
+  switch (block.type) {
+    case "text":
+      return isBlank(block.text) ? undefined : { type: "text", text: removeLoneSurrogates(block.text) };
+    case "thinking":
+      if (block.redacted) return { type: "redacted_thinking", data: block.thinkingSignature };
+      if (isBlank(block.thinking)) return undefined;
+      // Without a signature the API would reject the block, so pi-ai sends the reasoning as plain text.
+      if (!block.thinkingSignature || isBlank(block.thinkingSignature)) {
+        return { type: "text", text: removeLoneSurrogates(block.thinking) };
+      }
+      return { type: "thinking", thinking: removeLoneSurrogates(block.thinking), signature: block.thinkingSignature };
+    case "toolCall":
+      return { type: "tool_use", id: block.id, name: block.name, input: block.arguments ?? {} };
+    default:
+      return assertNever(block, "assistant content block");
+  }
+}
+
+/** An assistant turn; undefined when no block survives (pi-ai skips it). */
+function toAssistantMessage(message: AssistantMessage): AnthropicMessage | undefined {
+  const blocks = message.content.map(toAssistantBlock).filter((b): b is AnthropicBlock => b !== undefined);
+  return blocks.length === 0 ? undefined : { role: "assistant", content: blocks };
+}
+
+/** Text-only results collapse to one newline-joined string; with images they stay a block list. */
+function toToolResultContent(content: ToolResultMessage["content"]): AnthropicToolResultBlock["content"] {
+  if (!content.some((block) => block.type === "image")) {
+    return removeLoneSurrogates(content.map((block) => (block as TextContent).text).join("\n"));
+  }
+  const blocks = content.map(toTextOrImageBlock);
+  const hasText = blocks.some((block) => block.type === "text");
+  return hasText ? blocks : [{ type: "text", text: IMAGE_ONLY_RESULT_TEXT }, ...blocks];
+}
+
+function toToolResultBlock(message: ToolResultMessage): AnthropicToolResultBlock {
+  return {
+    type: "tool_result",
+    tool_use_id: message.toolCallId,
+    content: toToolResultContent(message.content),
+    is_error: message.isError,
+  };
+}
+
+/** How many messages from `start` on are tool results (they become one user message). */
+function toolResultRunLength(messages: readonly LlmMessage[], start: number): number {
+  let end = start;
+  while (messages[end]?.role === "toolResult") end++;
+  return end - start;
+}
+
+/** Marks the last block of a final user message as a cache breakpoint (a string becomes one text block). */
+function withCacheBreakpoint(message: AnthropicMessage, cacheControl: CacheControl): AnthropicMessage {
+  if (message.role !== "user") return message;
+  if (typeof message.content === "string") {
+    return { ...message, content: [{ type: "text", text: message.content, cache_control: cacheControl }] };
+  }
+  const last = message.content.at(-1);
+  if (!last || (last.type !== "text" && last.type !== "image" && last.type !== "tool_result")) return message;
+  return { ...message, content: [...message.content.slice(0, -1), { ...last, cache_control: cacheControl }] };
+}
+
+/** Request indices behind output messages `from[start..start+count)`; synthetic results have none. */
+function originsOf(from: TransformResult["from"], start: number, count: number): number[] {
+  return from.slice(start, start + count).filter((index): index is number => index !== undefined);
+}
+
+/**
+ * pi-ai's `convertMessages` after `transformMessages`: drops blank turns, merges consecutive tool results into
+ * one user message, and puts the cache breakpoint on the last message when it is a user message.
+ */
+export function toAnthropicMessages(
+  transformed: TransformResult,
+  cacheControl: CacheControl | undefined,
+): AnthropicMessageList {
+  const source = transformed.messages;
+  const messages: AnthropicMessage[] = [];
+  const origins: number[][] = [];
+  for (let i = 0; i < source.length; ) {
+    const message = source[i] as LlmMessage;
+    const count = message.role === "toolResult" ? toolResultRunLength(source, i) : 1;
+    const converted = toAnthropicMessage(source.slice(i, i + count));
+    if (converted) {
+      messages.push(converted);
+      origins.push(originsOf(transformed.from, i, count));
+    }
+    i += count;
+  }
+  const last = messages.at(-1);
+  if (cacheControl && last) messages[messages.length - 1] = withCacheBreakpoint(last, cacheControl);
+  return { messages, origins };
+}
+
+/** One body message from a single user/assistant message or a run of tool results. */
+function toAnthropicMessage(group: readonly LlmMessage[]): AnthropicMessage | undefined {
+  const first = group[0] as LlmMessage;
+  switch (first.role) {
+    case "user":
+      return toUserMessage(first);
+    case "assistant":
+      return toAssistantMessage(first);
+    case "toolResult":
+      return { role: "user", content: (group as readonly ToolResultMessage[]).map(toToolResultBlock) };
+    default:
+      return assertNever(first, "message role");
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * Stage 8 (Gemini half): pi-ai's `google-shared.js` — how the transformed messages become Gemini `contents` and
+ * how tools become `functionDeclarations`. Shared by the `google-generative-ai` and `google-vertex` builders,
+ * exactly as in pi-ai. Unlike pi-ai, every content records which input messages produced it.
+ */
+import type {
+  AssistantMessage,
+  ImageContent,
+  LlmMessage,
+  ModelInfo,
+  TextContent,
+  ToolDefinition,
+  ToolResultMessage,
+  UserMessage,
+} from "../llm/types.ts";
+import { transformForModel } from "../project/transform.ts";
+import { assertNever } from "../result.ts";
+
+export interface GeminiInlineData {
+  readonly inlineData: { readonly mimeType: string; readonly data: string };
+}
+
+export interface GeminiTextPart {
+  readonly text: string;
+  readonly thought?: true;
+  readonly thoughtSignature?: string;
+}
+
+export interface GeminiFunctionCallPart {
+  readonly functionCall: { readonly name: string; readonly args: Record<string, unknown>; readonly id?: string };
+  readonly thoughtSignature?: string;
+}
+
+export interface GeminiFunctionResponsePart {
+  readonly functionResponse: {
+    readonly name: string;
+    readonly response: { readonly output: string } | { readonly error: string };
+    readonly parts?: readonly GeminiInlineData[];
+    readonly id?: string;
+  };
+}
+
+export type GeminiPart = GeminiTextPart | GeminiInlineData | GeminiFunctionCallPart | GeminiFunctionResponsePart;
+
+export interface GeminiContent {
+  readonly role: "user" | "model";
+  readonly parts: readonly GeminiPart[];
+}
+
+/** Gemini contents plus, for each, the indices of the input messages that produced it. */
+export interface GeminiContents {
+  readonly contents: readonly GeminiContent[];
+  readonly origins: readonly (readonly number[])[];
+}
+
+export interface GeminiFunctionDeclaration {
+  readonly name: string;
+  readonly description: string;
+  readonly parametersJsonSchema: Record<string, unknown>;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const TOOL_IMAGE_INTRO = "Tool result image:";
+const SEE_IMAGE = "(see attached image)";
+
+/** pi-ai's `sanitizeSurrogates`: drops unpaired UTF-16 surrogates, keeps proper pairs (emoji). */
+export function stripLoneSurrogates(text: string): string {
+  return text.replace(LONE_SURROGATE, "");
+}
+
+/** Models behind Google APIs that need explicit ids on function calls and responses (Claude, gpt-oss). */
+export function requiresToolCallId(modelId: string): boolean {
+  return modelId.startsWith("claude-") || modelId.startsWith("gpt-oss-");
+}
+
+/** The tool-call id normaliser pi-ai hands to `transformMessages` for Google APIs. */
+export function normalizeGoogleToolCallId(id: string, model: ModelInfo): string {
+  return requiresToolCallId(model.id) ? id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64) : id;
+}
+
+/** Gemini < 3 cannot nest images in a function response; everything else (gemma, claude, 3.x) can. */
+function supportsImagesInFunctionResponse(modelId: string): boolean {
+  const major = /^gemini(?:-live)?-(\d+)/.exec(modelId.toLowerCase())?.[1];
+  return major === undefined || Number.parseInt(major, 10) >= 3;
+}
+
+/** A signature is replayed only to the model that made it, and only if it is base64 (Google's TYPE_BYTES). */
+function replayableSignature(sameModel: boolean, signature: string | undefined): string | undefined {
+  if (!sameModel || !signature || signature.length % 4 !== 0) return undefined;
+  return BASE64.test(signature) ? signature : undefined;
+}
+
+function toInlineData(image: ImageContent): GeminiInlineData {
+  return { inlineData: { mimeType: image.mimeType, data: image.data } };
+}
+
+function userParts(message: UserMessage): GeminiPart[] {
+  if (typeof message.content === "string") return [{ text: stripLoneSurrogates(message.content) }];
+  return message.content.map((block) =>
+    block.type === "text" ? { text: stripLoneSurrogates(block.text) } : toInlineData(block),
+  );
+}
+
+/** Assistant blocks as `model` parts: empty texts and thinking skipped, foreign thinking becomes plain text. */
+function modelParts(message: AssistantMessage, model: ModelInfo): GeminiPart[] {
+  const same = message.provider === model.provider && message.model === model.id;
+  return message.content.flatMap((block): GeminiPart[] => {
+    switch (block.type) {
+      case "text": {
+        if (!block.text || block.text.trim() === "") return [];
+        const thoughtSignature = replayableSignature(same, block.textSignature);
+        return [{ text: stripLoneSurrogates(block.text), ...(thoughtSignature && { thoughtSignature }) }];
+      }
+      case "thinking": {
+        if (!block.thinking || block.thinking.trim() === "") return [];
+        if (!same) return [{ text: stripLoneSurrogates(block.thinking) }];
+        const thoughtSignature = replayableSignature(same, block.thinkingSignature);
+        return [{ thought: true, text: stripLoneSurrogates(block.thinking), ...(thoughtSignature && { thoughtSignature }) }];
+      }
+      case "toolCall": {
+        const thoughtSignature = replayableSignature(same, block.thoughtSignature);
+        const functionCall = {
+          name: block.name,
+          args: block.arguments ?? {},
+          ...(requiresToolCallId(model.id) ? { id: block.id } : {}),
+        };
+        return [{ functionCall, ...(thoughtSignature && { thoughtSignature }) }];
+      }
+      default:
+        return assertNever(block, "assistant block");
+    }
+  });
+}
+
+/**
+ * A tool result as a `functionResponse` part (texts joined by newlines, `error` key for failures), plus the
+ * separate "Tool result image:" user turn that Gemini < 3 needs for images.
+ */
+function functionResponse(message: ToolResultMessage, model: ModelInfo): {
+  readonly part: GeminiFunctionResponsePart;
+  readonly imageTurn?: GeminiContent;
+} {
+  const text = message.content
+    .filter((c): c is TextContent => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
+  const images = model.input.includes("image")
+    ? message.content.filter((c): c is ImageContent => c.type === "image").map(toInlineData)
+    : [];
+  const nested = supportsImagesInFunctionResponse(model.id);
+  const value = text.length > 0 ? stripLoneSurrogates(text) : images.length > 0 ? SEE_IMAGE : "";
+  const part: GeminiFunctionResponsePart = {
+    functionResponse: {
+      name: message.toolName,
+      response: message.isError ? { error: value } : { output: value },
+      ...(images.length > 0 && nested && { parts: images }),
+      ...(requiresToolCallId(model.id) ? { id: message.toolCallId } : {}),
+    },
+  };
+  if (images.length === 0 || nested) return { part };
+  return { part, imageTurn: { role: "user", parts: [{ text: TOOL_IMAGE_INTRO }, ...images] } };
+}
+
+/** Accumulates contents with their origins; function responses join a preceding function-response turn. */
+class ContentsBuilder {
+  readonly contents: GeminiContent[] = [];
+  readonly origins: number[][] = [];
+
+  push(content: GeminiContent, source: number | undefined): void {
+    this.contents.push(content);
+    this.origins.push(source === undefined ? [] : [source]);
+  }
+
+  pushFunctionResponse(part: GeminiFunctionResponsePart, source: number | undefined): void {
+    const last = this.contents.at(-1);
+    if (last?.role !== "user" || !last.parts.some((p) => "functionResponse" in p)) {
+      this.push({ role: "user", parts: [part] }, source);
+      return;
+    }
+    this.contents[this.contents.length - 1] = { role: "user", parts: [...last.parts, part] };
+    const origin = this.origins[this.origins.length - 1];
+    if (source !== undefined) origin?.push(source);
+  }
+}
+
+function addMessage(builder: ContentsBuilder, message: LlmMessage, source: number | undefined, model: ModelInfo): void {
+  switch (message.role) {
+    case "user": {
+      const parts = userParts(message);
+      if (parts.length > 0) builder.push({ role: "user", parts }, source);
+      return;
+    }
+    case "assistant": {
+      const parts = modelParts(message, model);
+      if (parts.length > 0) builder.push({ role: "model", parts }, source);
+      return;
+    }
+    case "toolResult": {
+      const { part, imageTurn } = functionResponse(message, model);
+      builder.pushFunctionResponse(part, source);
+      if (imageTurn) builder.push(imageTurn, source);
+      return;
+    }
+    default:
+      return assertNever(message, "message role");
+  }
+}
+
+/** pi-ai's `convertMessages(model, context)`: transform for the model, then map to Gemini contents. */
+export function toGeminiContents(messages: readonly LlmMessage[], model: ModelInfo): GeminiContents {
+  const transformed = transformForModel(messages, model, normalizeGoogleToolCallId);
+  const builder = new ContentsBuilder();
+  transformed.messages.forEach((message, i) => addMessage(builder, message, transformed.from[i], model));
+  return { contents: builder.contents, origins: builder.origins };
+}
+
+/** pi-ai's `convertTools`: one `functionDeclarations` group, schemas passed through as full JSON Schema. */
+export function toGeminiTools(
+  tools: readonly ToolDefinition[],
+): readonly { readonly functionDeclarations: readonly GeminiFunctionDeclaration[] }[] {
+  const functionDeclarations = tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parametersJsonSchema: tool.parameters,
+  }));
+  return [{ functionDeclarations }];
+}

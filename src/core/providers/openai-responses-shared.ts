@@ -1,0 +1,312 @@
+/**
+ * What the three OpenAI Responses builders (`openai-responses`, `openai-codex-responses`,
+ * `azure-openai-responses`) share: pi-ai 0.73.1's `convertResponsesMessages` and `convertResponsesTools`,
+ * re-written so every `input` item remembers which request message produced it.
+ */
+import type {
+  AssistantMessage,
+  ImageContent,
+  LlmMessage,
+  ModelInfo,
+  PayloadRequest,
+  TextContent,
+  ToolDefinition,
+  ToolResultMessage,
+  UserMessage,
+} from "../llm/types.ts";
+import { PayloadError } from "../llm/types.ts";
+import { transformForModel, type NormalizeToolCallId } from "../project/transform.ts";
+import { assertNever } from "../result.ts";
+
+/** A system prompt item (`developer` for reasoning models). */
+export interface InstructionItem {
+  readonly role: "system" | "developer";
+  readonly content: string;
+}
+
+export type InputContentPart =
+  | { readonly type: "input_text"; readonly text: string }
+  | { readonly type: "input_image"; readonly detail: "auto"; readonly image_url: string };
+
+export interface UserItem {
+  readonly role: "user";
+  readonly content: readonly InputContentPart[];
+}
+
+export type TextPhase = "commentary" | "final_answer";
+
+/** A replayed assistant text block. `phase` is always present, possibly undefined, as pi-ai writes it. */
+export interface AssistantTextItem {
+  readonly type: "message";
+  readonly role: "assistant";
+  readonly content: readonly [{ readonly type: "output_text"; readonly text: string; readonly annotations: readonly [] }];
+  readonly status: "completed";
+  readonly id: string;
+  readonly phase: TextPhase | undefined;
+}
+
+export interface FunctionCallItem {
+  readonly type: "function_call";
+  /** The `fc_…` item id; undefined when there is none or it must not be paired with a reasoning item. */
+  readonly id: string | undefined;
+  readonly call_id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+export interface FunctionCallOutputItem {
+  readonly type: "function_call_output";
+  readonly call_id: string;
+  readonly output: string | readonly InputContentPart[];
+}
+
+/** A reasoning item replayed verbatim from a thinking signature (pi-ai trusts the signature to be one). */
+export type ReasoningItem = { readonly [key: string]: unknown };
+
+export type ResponsesInputItem =
+  | InstructionItem
+  | UserItem
+  | AssistantTextItem
+  | FunctionCallItem
+  | FunctionCallOutputItem
+  | ReasoningItem;
+
+/** `input` plus, per item, the request message indices that produced it. */
+export interface ResponsesInput {
+  readonly items: readonly ResponsesInputItem[];
+  readonly origins: readonly (readonly number[])[];
+}
+
+export interface ResponsesInputOptions {
+  /** Providers whose `call_id|item_id` tool-call ids are kept as pairs when replayed from another model. */
+  readonly pairedIdProviders: ReadonlySet<string>;
+  /** Put the system prompt at the head of `input` (Codex sends it as `instructions` instead). */
+  readonly includeSystemPrompt: boolean;
+}
+
+const MAX_ID_LENGTH = 64;
+
+/** Drops unpaired UTF-16 surrogates (as pi-ai's `sanitizeSurrogates`); proper pairs such as emoji stay. */
+export function sanitizeSurrogates(text: string): string {
+  if (!/[\uD800-\uDFFF]/.test(text)) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const isHigh = code >= 0xd800 && code <= 0xdbff;
+    const isLow = code >= 0xdc00 && code <= 0xdfff;
+    if (isHigh) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += text[i]! + text[i + 1]!;
+        i++;
+      }
+    } else if (!isLow) {
+      out += text[i]!;
+    }
+  }
+  return out;
+}
+
+/** pi-ai's `shortHash`: two 32-bit multiplicative hashes (cyrb53 style) printed in base 36. */
+export function shortHash(text: string): string {
+  let a = 0xdeadbeef;
+  let b = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    a = Math.imul(a ^ unit, 2654435761);
+    b = Math.imul(b ^ unit, 1597334677);
+  }
+  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+  return (b >>> 0).toString(36) + (a >>> 0).toString(36);
+}
+
+/** Keeps `[A-Za-z0-9_-]` (others become `_`), cuts to 64 characters, then drops trailing underscores. */
+function sanitizeIdPart(part: string): string {
+  return part.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, MAX_ID_LENGTH).replace(/_+$/, "");
+}
+
+/**
+ * pi-ai's tool-call id normaliser for the Responses APIs. Only providers in `pairedIdProviders` keep
+ * `call_id|item_id` pairs; the item id then gets an `fc_` prefix, hashed when the call came from another API.
+ */
+export function responsesToolCallIdNormalizer(
+  target: ModelInfo,
+  pairedIdProviders: ReadonlySet<string>,
+): NormalizeToolCallId {
+  return (id, _model, source) => {
+    if (!pairedIdProviders.has(target.provider) || !id.includes("|")) return sanitizeIdPart(id);
+    const [callId = "", itemId = ""] = id.split("|");
+    const isForeign = source.provider !== target.provider || source.api !== target.api;
+    let item = isForeign ? `fc_${shortHash(itemId)}`.slice(0, MAX_ID_LENGTH) : sanitizeIdPart(itemId);
+    if (!item.startsWith("fc_")) item = sanitizeIdPart(`fc_${item}`);
+    return `${sanitizeIdPart(callId)}|${item}`;
+  };
+}
+
+/** Reads a text signature: v1 JSON `{v: 1, id, phase?}`, else the whole string is a legacy message id. */
+function parseTextSignature(signature: string | undefined): { id: string; phase?: TextPhase } | undefined {
+  if (!signature) return undefined;
+  if (signature.startsWith("{")) {
+    try {
+      const parsed = JSON.parse(signature) as { v?: unknown; id?: unknown; phase?: unknown };
+      if (parsed.v === 1 && typeof parsed.id === "string") {
+        const known = parsed.phase === "commentary" || parsed.phase === "final_answer";
+        return known ? { id: parsed.id, phase: parsed.phase as TextPhase } : { id: parsed.id };
+      }
+    } catch {
+      // Not JSON after all: a legacy plain id.
+    }
+  }
+  return { id: signature };
+}
+
+function dataUrl(image: ImageContent): string {
+  return `data:${image.mimeType};base64,${image.data}`;
+}
+
+function imagePart(image: ImageContent): InputContentPart {
+  return { type: "input_image", detail: "auto", image_url: dataUrl(image) };
+}
+
+function userItems(message: UserMessage): UserItem[] {
+  if (typeof message.content === "string") {
+    return [{ role: "user", content: [{ type: "input_text", text: sanitizeSurrogates(message.content) }] }];
+  }
+  const content = message.content.map((part): InputContentPart =>
+    part.type === "text" ? { type: "input_text", text: sanitizeSurrogates(part.text) } : imagePart(part),
+  );
+  return content.length === 0 ? [] : [{ role: "user", content }];
+}
+
+function parseReasoningItem(signature: string): ReasoningItem {
+  try {
+    return JSON.parse(signature) as ReasoningItem;
+  } catch (error) {
+    throw new PayloadError(
+      `A thinking block's signature is not a JSON reasoning item (${(error as Error).message}); ` +
+        "pi-ai cannot replay it. Remove the thinking block or its signature.",
+    );
+  }
+}
+
+function assistantTextItem(block: TextContent, messageNumber: number): AssistantTextItem {
+  const signature = parseTextSignature(block.textSignature);
+  let id = signature?.id;
+  if (!id) id = `msg_${messageNumber}`;
+  else if (id.length > MAX_ID_LENGTH) id = `msg_${shortHash(id)}`;
+  return {
+    type: "message",
+    role: "assistant",
+    content: [{ type: "output_text", text: sanitizeSurrogates(block.text), annotations: [] }],
+    status: "completed",
+    id,
+    phase: signature?.phase,
+  };
+}
+
+/**
+ * One item per replayable block. `messageNumber` names unsigned texts (`msg_N`). A call from another model of
+ * the same provider and API loses its `fc_` item id, so OpenAI does not check it against reasoning items.
+ */
+function assistantItems(message: AssistantMessage, model: ModelInfo, messageNumber: number): ResponsesInputItem[] {
+  const otherModelSameApi =
+    message.model !== model.id && message.provider === model.provider && message.api === model.api;
+  return message.content.flatMap((block): ResponsesInputItem[] => {
+    switch (block.type) {
+      case "thinking":
+        return block.thinkingSignature ? [parseReasoningItem(block.thinkingSignature)] : [];
+      case "text":
+        return [assistantTextItem(block, messageNumber)];
+      case "toolCall": {
+        const [callId = "", itemId] = block.id.split("|");
+        const id = otherModelSameApi && itemId?.startsWith("fc_") ? undefined : itemId;
+        return [
+          { type: "function_call", id, call_id: callId, name: block.name, arguments: JSON.stringify(block.arguments) },
+        ];
+      }
+      default:
+        return skipUnknownBlock(block);
+    }
+  });
+}
+
+/** pi-ai skips block types it does not know; the `never` keeps this switch exhaustive at compile time. */
+function skipUnknownBlock(_block: never): [] {
+  return [];
+}
+
+/** Text parts joined by newlines; images become parts only when the model takes images. */
+function toolResultItem(message: ToolResultMessage, model: ModelInfo): FunctionCallOutputItem {
+  const text = message.content
+    .filter((part): part is TextContent => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
+  const images = message.content.filter((part): part is ImageContent => part.type === "image");
+  const callId = message.toolCallId.split("|")[0] ?? "";
+  if (images.length > 0 && model.input.includes("image")) {
+    const textPart: InputContentPart[] = text.length > 0 ? [{ type: "input_text", text: sanitizeSurrogates(text) }] : [];
+    return { type: "function_call_output", call_id: callId, output: [...textPart, ...images.map(imagePart)] };
+  }
+  const output = sanitizeSurrogates(text.length > 0 ? text : "(see attached image)");
+  return { type: "function_call_output", call_id: callId, output };
+}
+
+function messageItems(message: LlmMessage, model: ModelInfo, messageNumber: number): ResponsesInputItem[] {
+  switch (message.role) {
+    case "user":
+      return userItems(message);
+    case "assistant":
+      return assistantItems(message, model, messageNumber);
+    case "toolResult":
+      return [toolResultItem(message, model)];
+    default:
+      return assertNever(message, "message role");
+  }
+}
+
+/**
+ * pi-ai's `convertResponsesMessages`: runs `transformForModel` with the Responses id normaliser, then maps each
+ * message to `input` items. Unsigned assistant texts are named `msg_N`, N counting the transformed messages
+ * before it that produced any item. Throws PayloadError for a thinking signature that is not JSON.
+ */
+export function toResponsesInput(
+  model: ModelInfo,
+  request: PayloadRequest,
+  options: ResponsesInputOptions,
+): ResponsesInput {
+  const normalize = responsesToolCallIdNormalizer(model, options.pairedIdProviders);
+  const transformed = transformForModel(request.messages, model, normalize);
+  const items: ResponsesInputItem[] = [];
+  const origins: (readonly number[])[] = [];
+  if (options.includeSystemPrompt && request.systemPrompt) {
+    items.push({ role: model.reasoning ? "developer" : "system", content: sanitizeSurrogates(request.systemPrompt) });
+    origins.push([]);
+  }
+  let messageNumber = 0;
+  transformed.messages.forEach((message, index) => {
+    const produced = messageItems(message, model, messageNumber);
+    if (produced.length === 0) return;
+    const source = transformed.from[index];
+    for (const item of produced) {
+      items.push(item);
+      origins.push(source === undefined ? [] : [source]);
+    }
+    messageNumber++;
+  });
+  return { items, origins };
+}
+
+/** pi-ai's `convertResponsesTools`: function tools with the given `strict` flag (false; Codex sends null). */
+export function toResponsesTools(
+  tools: readonly ToolDefinition[],
+  strict: boolean | null = false,
+): readonly Record<string, unknown>[] {
+  return tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    strict,
+  }));
+}

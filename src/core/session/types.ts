@@ -1,0 +1,52 @@
+/** The loaded session: what stages 1–3 (parse, validate, migrate) produce and every later stage reads. */
+import type { Diagnostic } from "./diagnostics.ts";
+import type { LineStats } from "./lines.ts";
+
+export interface SessionHeader {
+  readonly type: "session";
+  readonly version?: number;
+  readonly id: string;
+  readonly timestamp?: string;
+  readonly cwd?: string;
+  readonly parentSession?: string;
+  readonly [key: string]: unknown;
+}
+
+/** One entry of the file after migration, exactly the object pi would hold, plus where it came from. */
+export interface SessionEntry {
+  /** 1-based line in the file. */
+  readonly line: number;
+  /** Position among the session's entries (header excluded), in file order. */
+  readonly index: number;
+  /** The entry's id; undefined only for a v3 entry that has none (reported). */
+  readonly id: string | undefined;
+  readonly parentId: string | null | undefined;
+  readonly type: string;
+  /** The migrated JSON object; never mutated after loading. */
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+/** What a file turned out to be. Only "pi-session" has entries to project. */
+export type FileKind =
+  | "pi-session"
+  | "pi-json-events"
+  | "claude-code"
+  | "codex"
+  | "json-document"
+  | "jsonl"
+  | "text"
+  | "binary"
+  | "empty";
+
+export interface SessionFile {
+  readonly name: string;
+  readonly kind: FileKind;
+  /** One sentence naming the file's kind for people ("pi --mode json event output, not a session file"). */
+  readonly kindDescription: string;
+  readonly header: SessionHeader | undefined;
+  /** The file's own version (before migration); 1 when the header has none. */
+  readonly version: number;
+  readonly entries: readonly SessionEntry[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly stats: LineStats;
+}

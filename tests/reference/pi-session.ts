@@ -1,0 +1,67 @@
+/**
+ * The reference session pipeline: what pi 0.73.1 itself does with a session file when it resumes it at a leaf
+ * (SessionManager's reading, migration and index; buildSessionContext; convertToLlm; then streamSimple).
+ * Used only by differential tests and benchmarks.
+ */
+import { buildSessionContext, convertToLlm, migrateSessionEntries, parseSessionEntries } from "@mariozechner/pi-coding-agent";
+import type { Api, Model, ThinkingLevel } from "@mariozechner/pi-ai";
+import { referenceModel, referencePayload } from "./pi.ts";
+
+type Entry = Record<string, unknown> & { type?: unknown; id?: unknown };
+
+export interface ReferenceSession {
+  /** pi's file entries (header included), after migration. */
+  readonly entries: readonly Entry[];
+  /** For each entry, its 1-based line in the file. */
+  readonly lines: readonly number[];
+  readonly headerId: string | undefined;
+}
+
+/** Reads a session as pi's SessionManager does (keeping each entry's line so tests can address leaves). */
+export function referenceLoad(text: string): ReferenceSession {
+  const entries: Entry[] = [];
+  const lines: number[] = [];
+  const content = text.trim() === text ? text : text.replace(/^\s+/, (lead) => lead.replace(/[^\n]/g, ""));
+  content.split("\n").forEach((line, i) => {
+    for (const entry of parseSessionEntries(line)) {
+      entries.push(entry as unknown as Entry);
+      lines.push(i + 1);
+    }
+  });
+  const header = entries[0];
+  if (!header || header.type !== "session" || typeof header.id !== "string") return { entries: [], lines: [], headerId: undefined };
+  migrateSessionEntries(entries as never);
+  return { entries, lines, headerId: header.id as string };
+}
+
+export interface ReferenceRequest {
+  readonly leafLine?: number;
+  /** "session" or PROVIDER/ID */
+  readonly model: string;
+  readonly systemPrompt?: string;
+}
+
+/** pi's payload for the leaf on `leafLine` (default: the last entry), or the error pi raises. */
+export async function referenceSessionPayload(session: ReferenceSession, request: ReferenceRequest): Promise<{ payload: unknown } | { error: string }> {
+  const entries = session.entries.filter((e) => e.type !== "session");
+  const byId = new Map<unknown, Entry>();
+  for (const entry of entries) byId.set(entry.id, entry);
+  let leafId = entries.at(-1)?.id;
+  if (request.leafLine !== undefined) {
+    const position = session.entries.findIndex((_, i) => session.lines[i] === request.leafLine);
+    leafId = session.entries[position]?.id;
+  }
+  const context = buildSessionContext(entries as never, leafId as string, byId as never);
+  const messages = convertToLlm(context.messages);
+  let model: Model<Api> | undefined;
+  if (request.model === "session") {
+    if (!context.model) return { error: "no model" };
+    model = referenceModel(context.model.provider, context.model.modelId);
+  } else {
+    const slash = request.model.indexOf("/");
+    model = referenceModel(request.model.slice(0, slash), request.model.slice(slash + 1));
+  }
+  if (!model) return { error: "unknown model" };
+  const reasoning = context.thinkingLevel === "off" ? undefined : (context.thinkingLevel as ThinkingLevel);
+  return referencePayload(model, { systemPrompt: request.systemPrompt, messages, tools: undefined }, { reasoning, sessionId: session.headerId });
+}

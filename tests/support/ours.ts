@@ -1,0 +1,20 @@
+/** Our pipeline end to end for tests: text → payload body or error, addressed like the reference. */
+import { loadSessionText } from "../../src/core/session/load.ts";
+import { indexTree } from "../../src/core/session/tree.ts";
+import { projectLeaf } from "../../src/core/project/project.ts";
+import { findModel, parseModelRef } from "../../src/core/models/registry.ts";
+
+export function ourSession(text: string, name = "test.jsonl") {
+  return indexTree(loadSessionText(name, text));
+}
+
+export function ourPayload(tree: ReturnType<typeof ourSession>, leaf: number, model: string, systemPrompt?: string): { payload: unknown } | { error: string } {
+  let target;
+  if (model !== "session") {
+    const ref = parseModelRef(model);
+    target = ref && findModel(ref.provider, ref.id);
+    if (!target) return { error: "unknown model" };
+  }
+  const result = projectLeaf(tree, leaf, { ...(target ? { model: target } : {}), ...(systemPrompt ? { systemPrompt } : {}) });
+  return result.ok ? { payload: result.value.payload.body } : { error: result.error };
+}
