@@ -32,7 +32,12 @@ const customModels: ModelInfo[] = [
   { ...base, id: "gemini-2.5-pro-x", input: ["text"], thinkingLevelMap: { xhigh: "x" } },
   { ...base, id: "gemini-3-flash-x", thinkingLevelMap: { xhigh: "x", minimal: null } },
   { ...base, api: "google-vertex", provider: "google-vertex", id: "gemma-4-x", thinkingLevelMap: { xhigh: "x" } },
-  { ...base, id: "gemma-4-y", maxTokens: 0, thinkingLevelMap: { off: null, minimal: null, low: null, medium: null, high: null } },
+  {
+    ...base,
+    id: "gemma-4-y",
+    maxTokens: 0,
+    thinkingLevelMap: { off: null, minimal: null, low: null, medium: null, high: null },
+  },
   { ...base, id: "gemini-2.5-flash-lite-x", api: "google-vertex", provider: "google-vertex" },
 ];
 const models = [...registryModels, ...customModels];
@@ -41,7 +46,11 @@ const RETENTIONS: readonly (CacheRetention | undefined)[] = [undefined, "none", 
 
 async function expectSameAsPi(model: ModelInfo, request: PayloadRequest): Promise<void> {
   const context = { systemPrompt: request.systemPrompt, messages: request.messages, tools: request.tools } as Context;
-  const options = { reasoning: request.reasoning, sessionId: request.sessionId, cacheRetention: request.cacheRetention };
+  const options = {
+    reasoning: request.reasoning,
+    sessionId: request.sessionId,
+    cacheRetention: request.cacheRetention,
+  };
   const reference = await referencePayload(model as unknown as Model<Api>, context, options);
   if ("error" in reference) {
     expect(() => buildGooglePayload(model, request)).toThrow(PayloadError);
@@ -54,8 +63,16 @@ async function expectSameAsPi(model: ModelInfo, request: PayloadRequest): Promis
 }
 
 // Tiny builders.
-const user = (content: string | (TextContent | ImageContent)[]): LlmMessage => ({ role: "user", content, timestamp: 1 });
-const text = (t: string, textSignature?: string): TextContent => ({ type: "text", text: t, ...(textSignature && { textSignature }) });
+const user = (content: string | (TextContent | ImageContent)[]): LlmMessage => ({
+  role: "user",
+  content,
+  timestamp: 1,
+});
+const text = (t: string, textSignature?: string): TextContent => ({
+  type: "text",
+  text: t,
+  ...(textSignature && { textSignature }),
+});
 const image = (data = "aGVsbG8=", mimeType = "image/png"): ImageContent => ({ type: "image", data, mimeType });
 const from = (provider: string, api: string, model: string) => ({ provider, api, model });
 const gpt = from("openai", "openai-responses", "gpt-5");
@@ -65,12 +82,26 @@ const assistant = (
   stopReason: AssistantMessage["stopReason"] = "toolUse",
 ): LlmMessage => ({ role: "assistant", content, ...source, stopReason, timestamp: 2 });
 const call = (id: string, name = "read", thoughtSignature?: string) =>
-  ({ type: "toolCall", id, name, arguments: { path: "a.ts", n: 1 }, ...(thoughtSignature && { thoughtSignature }) }) as const;
-const result = (toolCallId: string, content: (TextContent | ImageContent)[], isError = false, toolName = "read"): ToolResultMessage =>
-  ({ role: "toolResult", toolCallId, toolName, content, isError, timestamp: 3 });
+  ({
+    type: "toolCall",
+    id,
+    name,
+    arguments: { path: "a.ts", n: 1 },
+    ...(thoughtSignature && { thoughtSignature }),
+  }) as const;
+const result = (
+  toolCallId: string,
+  content: (TextContent | ImageContent)[],
+  isError = false,
+  toolName = "read",
+): ToolResultMessage => ({ role: "toolResult", toolCallId, toolName, content, isError, timestamp: 3 });
 
 const tools: ToolDefinition[] = [
-  { name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
+  {
+    name: "read",
+    description: "Read a file",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
   {
     name: "edit",
     description: "Edit with $defs, refs, unions",
@@ -83,7 +114,12 @@ const tools: ToolDefinition[] = [
       properties: {
         range: { $ref: "#/$defs/range" },
         mode: { anyOf: [{ const: "x" }, { type: "null" }] },
-        value: { oneOf: [{ type: "string", format: "uri" }, { type: ["number", "null"], default: 0 }] },
+        value: {
+          oneOf: [
+            { type: "string", format: "uri" },
+            { type: ["number", "null"], default: 0 },
+          ],
+        },
         meta: { type: "object", additionalProperties: { type: "boolean" }, $comment: "free-form" },
       },
       additionalProperties: false,
@@ -92,32 +128,61 @@ const tools: ToolDefinition[] = [
 ];
 
 /** Conversations for one target model: same-model parts use its provider/api/id. */
-function scenarios(model: ModelInfo): Record<string, { messages: LlmMessage[]; systemPrompt?: string; tools?: ToolDefinition[] }> {
+function scenarios(
+  model: ModelInfo,
+): Record<string, { messages: LlmMessage[]; systemPrompt?: string; tools?: ToolDefinition[] }> {
   const same = from(model.provider, model.api, model.id);
   const sig = "c2lnbmF0dXJl";
   return {
     "plain string": { messages: [user("hello")] },
     "system prompt and tools": { messages: [user("hi")], systemPrompt: "You are pi.", tools },
     "empty system prompt, empty tools": { messages: [user("hi")], systemPrompt: "", tools: [] },
-    "array content with images": { messages: [user([text("look"), image(), text(""), image("AAAA", "image/jpeg")]), user([])] },
+    "array content with images": {
+      messages: [user([text("look"), image(), text(""), image("AAAA", "image/jpeg")]), user([])],
+    },
     "same-model turn with signatures": {
       messages: [
         user("go"),
-        assistant([{ type: "thinking", thinking: "plan", thinkingSignature: sig }, text("ok", sig), call("c1", "read", sig)], same),
+        assistant(
+          [{ type: "thinking", thinking: "plan", thinkingSignature: sig }, text("ok", sig), call("c1", "read", sig)],
+          same,
+        ),
         result("c1", [text("file")]),
-        assistant([{ type: "thinking", thinking: "no sig" }, text("bad sig", "abc"), call("c2", "read", "not base64!")], same),
+        assistant(
+          [{ type: "thinking", thinking: "no sig" }, text("bad sig", "abc"), call("c2", "read", "not base64!")],
+          same,
+        ),
         result("c2", [text("again")]),
-        assistant([{ type: "thinking", thinking: "", thinkingSignature: sig }, { type: "thinking", thinking: "x", redacted: true, thinkingSignature: "AAAA" }, text("done")], same, "stop"),
+        assistant(
+          [
+            { type: "thinking", thinking: "", thinkingSignature: sig },
+            { type: "thinking", thinking: "x", redacted: true, thinkingSignature: "AAAA" },
+            text("done"),
+          ],
+          same,
+          "stop",
+        ),
       ],
       tools,
     },
     "foreign tool calls and thinking": {
       messages: [
         user("go"),
-        assistant([{ type: "thinking", thinking: "foreign plan", thinkingSignature: "rs_1" }, call("call_1|fc_1", "read", sig), call("call 2!", "edit")], gpt),
+        assistant(
+          [
+            { type: "thinking", thinking: "foreign plan", thinkingSignature: "rs_1" },
+            call("call_1|fc_1", "read", sig),
+            call("call 2!", "edit"),
+          ],
+          gpt,
+        ),
         result("call_1|fc_1", [text("one")]),
         result("call 2!", [text("two")], true, "edit"),
-        assistant([text("same provider, other api", sig), { type: "thinking", thinking: "t", thinkingSignature: sig }], from(model.provider, "other-api", model.id), "stop"),
+        assistant(
+          [text("same provider, other api", sig), { type: "thinking", thinking: "t", thinkingSignature: sig }],
+          from(model.provider, "other-api", model.id),
+          "stop",
+        ),
       ],
       tools,
     },
@@ -144,7 +209,12 @@ function scenarios(model: ModelInfo): Record<string, { messages: LlmMessage[]; s
       ],
     },
     "empty texts": {
-      messages: [user(""), assistant([text(""), text("   "), { type: "thinking", thinking: "  " }], same, "stop"), user([text("")]), assistant([], gpt, "stop")],
+      messages: [
+        user(""),
+        assistant([text(""), text("   "), { type: "thinking", thinking: "  " }], same, "stop"),
+        user([text("")]),
+        assistant([], gpt, "stop"),
+      ],
     },
     unicode: {
       messages: [
@@ -189,7 +259,13 @@ describe("buildGooglePayload origins", () => {
   const model = referenceModel("google", "gemini-2.5-flash") as unknown as ModelInfo;
 
   it("lists every merged function response and none for synthetic results", () => {
-    const messages = [user("go"), assistant([call("a"), call("b"), call("c")], gpt), result("a", [text("1")]), result("c", [text("3")]), user("next")];
+    const messages = [
+      user("go"),
+      assistant([call("a"), call("b"), call("c")], gpt),
+      result("a", [text("1")]),
+      result("c", [text("3")]),
+      user("next"),
+    ];
     const { origins } = buildGooglePayload(model, { messages });
     expect(origins).toEqual([[0], [1], [2, 3], [4]]);
     const { origins: synthetic } = buildGooglePayload(model, { messages: [user("go"), assistant([call("a")], gpt)] });
@@ -197,7 +273,12 @@ describe("buildGooglePayload origins", () => {
   });
 
   it("attributes Gemini 2 tool-result image turns to their tool result", () => {
-    const messages = [user("go"), assistant([call("a"), call("b")], gpt), result("a", [image()]), result("b", [text("x")])];
+    const messages = [
+      user("go"),
+      assistant([call("a"), call("b")], gpt),
+      result("a", [image()]),
+      result("b", [text("x")]),
+    ];
     expect(buildGooglePayload(model, { messages }).origins).toEqual([[0], [1], [2], [2], [3]]);
   });
 
@@ -216,7 +297,12 @@ const imageBlock = fc.constantFrom(image(), image("AAAA", "image/jpeg"));
 const userArb = fc.oneof(str, fc.array(fc.oneof(textBlock, imageBlock), { maxLength: 3 })).map(user);
 const thinkingArb = fc
   .record({ thinking: str, thinkingSignature: signature, redacted: fc.option(fc.boolean(), { nil: undefined }) })
-  .map((t) => ({ type: "thinking" as const, thinking: t.thinking, ...(t.thinkingSignature !== undefined && { thinkingSignature: t.thinkingSignature }), ...(t.redacted !== undefined && { redacted: t.redacted }) }));
+  .map((t) => ({
+    type: "thinking" as const,
+    thinking: t.thinking,
+    ...(t.thinkingSignature !== undefined && { thinkingSignature: t.thinkingSignature }),
+    ...(t.redacted !== undefined && { redacted: t.redacted }),
+  }));
 const callArb = fc.tuple(ids, fc.constantFrom("read", "edit"), signature).map(([id, name, s]) => call(id, name, s));
 const sourceArb = fc.constantFrom("same", "same-provider-other-api", "gpt", "other-gemini");
 const stopArb = fc.constantFrom<AssistantMessage["stopReason"]>("stop", "toolUse", "length", "error", "aborted");
@@ -228,7 +314,8 @@ const assistantArb = fc.record({
 const resultArb = fc
   .tuple(ids, fc.array(fc.oneof(textBlock, imageBlock), { maxLength: 3 }), fc.boolean())
   .map(([id, content, isError]) => result(id, content, isError));
-type Draft = LlmMessage | { content: AssistantMessage["content"]; source: string; stopReason: AssistantMessage["stopReason"] };
+type Draft =
+  LlmMessage | { content: AssistantMessage["content"]; source: string; stopReason: AssistantMessage["stopReason"] };
 const draftsArb = fc.array(fc.oneof(userArb, assistantArb, resultArb), { maxLength: 8 }) as fc.Arbitrary<Draft[]>;
 
 function resolve(draft: Draft, model: ModelInfo): LlmMessage {
@@ -256,7 +343,7 @@ describe("buildGooglePayload property", () => {
           await expectSameAsPi(model, { messages, reasoning, systemPrompt, tools: toolList });
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
   });
 });

@@ -66,7 +66,11 @@ function countOutcome(api: string, kind: "bodies" | "errors"): void {
 /** Asserts our body deep-equals pi-ai's (or that we throw PayloadError where it fails) and origins line up. */
 async function expectSameAsPi(model: ModelInfo, request: PayloadRequest): Promise<void> {
   const context = { systemPrompt: request.systemPrompt, messages: request.messages, tools: request.tools } as Context;
-  const options = { reasoning: request.reasoning, sessionId: request.sessionId, cacheRetention: request.cacheRetention };
+  const options = {
+    reasoning: request.reasoning,
+    sessionId: request.sessionId,
+    cacheRetention: request.cacheRetention,
+  };
   const reference = await referencePayload(model as Model<Api>, context, options);
   if ("error" in reference) {
     expect(() => build(model, request), `pi-ai failed: ${reference.error}`).toThrow(PayloadError);
@@ -91,7 +95,9 @@ function model(provider: string, id: string): ModelInfo {
 /** A built-in model with a usable base URL, so pi-ai gets as far as the body. */
 const withBaseUrl = (m: ModelInfo, baseUrl: string): ModelInfo => ({ ...m, baseUrl });
 
-const responsesModels = allReferenceModels().filter((m) => (APIS as readonly string[]).includes(m.api)) as unknown as ModelInfo[];
+const responsesModels = allReferenceModels().filter((m) =>
+  (APIS as readonly string[]).includes(m.api),
+) as unknown as ModelInfo[];
 
 // ----- tiny builders -----
 type Source = Pick<AssistantMessage, "api" | "provider" | "model">;
@@ -100,22 +106,36 @@ const ANTHROPIC: Source = { api: "anthropic-messages", provider: "anthropic", mo
 const CODEX: Source = { api: "openai-codex-responses", provider: "openai-codex", model: "gpt-5.2" };
 const OPENAI_GPT5: Source = { api: "openai-responses", provider: "openai", model: "gpt-5" };
 
-const user = (content: string | LlmMessage["content"]): LlmMessage => ({ role: "user", content, timestamp: 1 }) as LlmMessage;
-const assistant = (source: Source, content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"] = "stop"): LlmMessage => ({
+const user = (content: string | LlmMessage["content"]): LlmMessage =>
+  ({ role: "user", content, timestamp: 1 }) as LlmMessage;
+const assistant = (
+  source: Source,
+  content: AssistantMessage["content"],
+  stopReason: AssistantMessage["stopReason"] = "stop",
+): LlmMessage => ({
   role: "assistant",
   ...source,
   content,
   stopReason,
   timestamp: 2,
 });
-const text = (t: string, textSignature?: string) => ({ type: "text" as const, text: t, ...(textSignature !== undefined ? { textSignature } : {}) });
+const text = (t: string, textSignature?: string) => ({
+  type: "text" as const,
+  text: t,
+  ...(textSignature !== undefined ? { textSignature } : {}),
+});
 const thinking = (t: string, thinkingSignature?: string, redacted?: boolean) => ({
   type: "thinking" as const,
   thinking: t,
   ...(thinkingSignature !== undefined ? { thinkingSignature } : {}),
   ...(redacted ? { redacted } : {}),
 });
-const call = (id: string, name = "read", args: Record<string, unknown> = { path: "a.ts" }) => ({ type: "toolCall" as const, id, name, arguments: args });
+const call = (id: string, name = "read", args: Record<string, unknown> = { path: "a.ts" }) => ({
+  type: "toolCall" as const,
+  id,
+  name,
+  arguments: args,
+});
 const result = (toolCallId: string, content: ToolResultMessage["content"], isError = false): LlmMessage => ({
   role: "toolResult",
   toolCallId,
@@ -125,34 +145,71 @@ const result = (toolCallId: string, content: ToolResultMessage["content"], isErr
   timestamp: 3,
 });
 const image = (data = "iVBORw0KGgo=", mimeType = "image/png") => ({ type: "image" as const, data, mimeType });
-const reasoningItem = (id: string) => JSON.stringify({ type: "reasoning", id, summary: [{ type: "summary_text", text: "plan" }], encrypted_content: "enc" });
+const reasoningItem = (id: string) =>
+  JSON.stringify({
+    type: "reasoning",
+    id,
+    summary: [{ type: "summary_text", text: "plan" }],
+    encrypted_content: "enc",
+  });
 const v1 = (id: string, phase?: string) => JSON.stringify({ v: 1, id, ...(phase ? { phase } : {}) });
 
 const TOOLS: readonly ToolDefinition[] = [
-  { name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
-  { name: "bash", description: "Run a command", parameters: { type: "object", properties: { command: { type: "string" } } } },
+  {
+    name: "read",
+    description: "Read a file",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
+  {
+    name: "bash",
+    description: "Run a command",
+    parameters: { type: "object", properties: { command: { type: "string" } } },
+  },
 ];
 
 /** Conversations as seen by a given target model (so "same model" can be expressed). */
 const CONVERSATIONS: Record<string, (target: ModelInfo) => LlmMessage[]> = {
   "plain string user": () => [user("hello")],
-  "array user content with images": () => [user([text("look"), image(), image("R0lGOD", "image/gif"), text("")]), user([])],
+  "array user content with images": () => [
+    user([text("look"), image(), image("R0lGOD", "image/gif"), text("")]),
+    user([]),
+  ],
   "same-model turn with reasoning, v1 text signature and paired call": (t) => [
     user("fix it"),
-    assistant(sourceOf(t), [thinking("plan", reasoningItem("rs_1")), text("on it", v1("msg_abc", "commentary")), call("call_1|fc_1")], "toolUse"),
+    assistant(
+      sourceOf(t),
+      [thinking("plan", reasoningItem("rs_1")), text("on it", v1("msg_abc", "commentary")), call("call_1|fc_1")],
+      "toolUse",
+    ),
     result("call_1|fc_1", [text("file body")]),
     assistant(sourceOf(t), [text("done", v1("msg_def", "final_answer")), text("more", v1("msg_x", "weird"))]),
     user("thanks"),
   ],
   "legacy, long, malformed and empty text signatures": (t) => [
     user("hi"),
-    assistant(sourceOf(t), [text("a", "msg_legacy"), text("b", "m".repeat(80)), text("c", "{not json"), text("d", ""), text("e", '{"v":2,"id":"x"}'), text("f", v1("i".repeat(70)))]),
+    assistant(sourceOf(t), [
+      text("a", "msg_legacy"),
+      text("b", "m".repeat(80)),
+      text("c", "{not json"),
+      text("d", ""),
+      text("e", '{"v":2,"id":"x"}'),
+      text("f", v1("i".repeat(70))),
+    ]),
     user([]),
     assistant(sourceOf(t), [text("unsigned"), thinking("no signature"), thinking("", "")]),
   ],
   "ids without a pipe and with odd characters": (t) => [
     user("go"),
-    assistant(sourceOf(t), [call("plain_id"), call("call.with spaces!|fc_item/1"), call(`${"x".repeat(70)}|${"y".repeat(70)}`), call("a|b|c")], "toolUse"),
+    assistant(
+      sourceOf(t),
+      [
+        call("plain_id"),
+        call("call.with spaces!|fc_item/1"),
+        call(`${"x".repeat(70)}|${"y".repeat(70)}`),
+        call("a|b|c"),
+      ],
+      "toolUse",
+    ),
     result("plain_id", [text("one")]),
     result("call.with spaces!|fc_item/1", [text("two")]),
     result(`${"x".repeat(70)}|${"y".repeat(70)}`, [text("three")]),
@@ -160,13 +217,21 @@ const CONVERSATIONS: Record<string, (target: ModelInfo) => LlmMessage[]> = {
   ],
   "calls from another provider (anthropic ids)": () => [
     user("go"),
-    assistant(ANTHROPIC, [thinking("claude thought", "sig-anthropic"), text("calling"), call("toolu_01ABC"), call("toolu_02.weird!___")], "toolUse"),
+    assistant(
+      ANTHROPIC,
+      [thinking("claude thought", "sig-anthropic"), text("calling"), call("toolu_01ABC"), call("toolu_02.weird!___")],
+      "toolUse",
+    ),
     result("toolu_01ABC", [text("ok")]),
     result("toolu_02.weird!___", [text("bad")], true),
   ],
   "calls from another model of the same API and from Codex": (t) => [
     user("go"),
-    assistant({ ...sourceOf(t), model: `${t.id}-older` }, [thinking("old", reasoningItem("rs_old")), call("call_9|fc_9"), call("call_8|item_8"), call("call_7|fc")], "toolUse"),
+    assistant(
+      { ...sourceOf(t), model: `${t.id}-older` },
+      [thinking("old", reasoningItem("rs_old")), call("call_9|fc_9"), call("call_8|item_8"), call("call_7|fc")],
+      "toolUse",
+    ),
     result("call_9|fc_9", [text("r9")]),
     result("call_8|item_8", [text("r8")]),
     result("call_7|fc", [text("r7")]),
@@ -185,7 +250,12 @@ const CONVERSATIONS: Record<string, (target: ModelInfo) => LlmMessage[]> = {
   ],
   "thinking from other models, redacted and empty": (t) => [
     user("q"),
-    assistant(ANTHROPIC, [thinking("deep thought"), thinking("   "), thinking("secret", "opaque", true), text("answer", "sig")]),
+    assistant(ANTHROPIC, [
+      thinking("deep thought"),
+      thinking("   "),
+      thinking("secret", "opaque", true),
+      text("answer", "sig"),
+    ]),
     assistant(sourceOf(t), [thinking("", reasoningItem("rs_2")), thinking("x", reasoningItem("rs_3"), true), text("")]),
   ],
   "errored and aborted turns, orphaned calls": (t) => [
@@ -197,7 +267,12 @@ const CONVERSATIONS: Record<string, (target: ModelInfo) => LlmMessage[]> = {
     assistant(sourceOf(t), [thinking("t", reasoningItem("rs_a"))], "aborted"),
     assistant(ANTHROPIC, [call("toolu_end")], "toolUse"),
   ],
-  "empty assistant and empty texts": (t) => [user(""), assistant(sourceOf(t), []), assistant(ANTHROPIC, [text("")]), user([text("")])],
+  "empty assistant and empty texts": (t) => [
+    user(""),
+    assistant(sourceOf(t), []),
+    assistant(ANTHROPIC, [text("")]),
+    user([text("")]),
+  ],
   unicode: (t) => [
     user("emoji 😀 é \uD83D lone high, lone low \uDE00 end"),
     user([text("\uDFFF\uD800\uDC00 pair after lone")]),
@@ -205,7 +280,10 @@ const CONVERSATIONS: Record<string, (target: ModelInfo) => LlmMessage[]> = {
     result("c_u|fc_u", [text("out \uDC00"), image()]),
     result("c_missing", [text("stray result \uD83D")]),
   ],
-  "thinking signature that is not JSON": (t) => [user("q"), assistant(sourceOf(t), [thinking("t", "not-json"), text("a")])],
+  "thinking signature that is not JSON": (t) => [
+    user("q"),
+    assistant(sourceOf(t), [thinking("t", "not-json"), text("a")]),
+  ],
 };
 
 const LEVELS: readonly (ThinkingLevel | undefined)[] = [undefined, "minimal", "low", "medium", "high", "xhigh"];
@@ -245,7 +323,14 @@ describe("OpenAI Responses payloads match pi-ai", () => {
       for (const reasoning of LEVELS) {
         for (const cacheRetention of RETENTIONS) {
           for (const sessionId of [undefined, "session-1"]) {
-            await expectSameAsPi(m, { systemPrompt: "You are pi.", messages: [user("hi")], tools: TOOLS, reasoning, sessionId, cacheRetention });
+            await expectSameAsPi(m, {
+              systemPrompt: "You are pi.",
+              messages: [user("hi")],
+              tools: TOOLS,
+              reasoning,
+              sessionId,
+              cacheRetention,
+            });
           }
         }
       }
@@ -266,7 +351,8 @@ describe("OpenAI Responses payloads match pi-ai", () => {
     const m = model("openai", "gpt-5");
     const messages = CONVERSATIONS["errored and aborted turns, orphaned calls"]!(m);
     const { origins } = buildOpenAIResponsesPayload(m, { systemPrompt: "sys", messages });
-    // sys; user 0; assistant 2 → two calls; result 3; synthetic result for c_orphan; user 4; anthropic call 6; its synthetic result.
+    // system; user 0; assistant 2's two calls; result 3; synthetic result for c_orphan; user 4;
+    // the anthropic call from 6 and its synthetic result (errored 1 and aborted 5 are dropped).
     expect(origins).toEqual([[], [0], [2], [2], [3], [], [4], [6], []]);
   });
 });
@@ -275,37 +361,74 @@ describe("OpenAI Responses payloads match pi-ai", () => {
 const unit = fc.constantFrom("a", "Z", "0", "_", "-", "|", " ", ".", "é", "😀", "\uD83D", "\uDE00", "\n", "{", '"');
 const str = fc.string({ unit, maxLength: 12 });
 const sourceArb = (target: ModelInfo) =>
-  fc.constantFrom<Source>(sourceOf(target), { ...sourceOf(target), model: "other-model" }, ANTHROPIC, CODEX, OPENAI_GPT5, {
-    api: "azure-openai-responses",
-    provider: "azure-openai-responses",
-    model: target.id,
-  });
+  fc.constantFrom<Source>(
+    sourceOf(target),
+    { ...sourceOf(target), model: "other-model" },
+    ANTHROPIC,
+    CODEX,
+    OPENAI_GPT5,
+    {
+      api: "azure-openai-responses",
+      provider: "azure-openai-responses",
+      model: target.id,
+    },
+  );
 const idArb = fc.oneof(
-  fc.tuple(str, fc.oneof(str, str.map((s) => `fc_${s}`))).map(([a, b]) => `${a}|${b}`),
+  fc
+    .tuple(
+      str,
+      fc.oneof(
+        str,
+        str.map((s) => `fc_${s}`),
+      ),
+    )
+    .map(([a, b]) => `${a}|${b}`),
   str,
   fc.constantFrom("call_1|fc_1", "toolu_01X", "call_2|fc_2"),
 );
-const textSigArb = fc.option(fc.oneof(str, str.map((id) => v1(id)), fc.tuple(str, fc.constantFrom("commentary", "final_answer", "x")).map(([id, p]) => v1(id, p)), fc.constant("s".repeat(70))), { nil: undefined });
-const thinkingSigArb = fc.option(fc.oneof(str.map(reasoningItem), fc.constant(""), fc.constant("{bad")), { nil: undefined, freq: 3 });
+const textSigArb = fc.option(
+  fc.oneof(
+    str,
+    str.map((id) => v1(id)),
+    fc.tuple(str, fc.constantFrom("commentary", "final_answer", "x")).map(([id, p]) => v1(id, p)),
+    fc.constant("s".repeat(70)),
+  ),
+  { nil: undefined },
+);
+const thinkingSigArb = fc.option(fc.oneof(str.map(reasoningItem), fc.constant(""), fc.constant("{bad")), {
+  nil: undefined,
+  freq: 3,
+});
 const blockArb = fc.oneof(
   fc.tuple(str, textSigArb).map(([t, s]) => text(t, s)),
   fc.tuple(str, thinkingSigArb, fc.boolean()).map(([t, s, r]) => thinking(t, s, r && s !== undefined)),
   fc.tuple(idArb, fc.dictionary(str, str, { maxKeys: 2 })).map(([id, args]) => call(id, "read", args)),
 );
-const partArb = fc.oneof(str.map((t) => text(t)), fc.constant(image()));
+const partArb = fc.oneof(
+  str.map((t) => text(t)),
+  fc.constant(image()),
+);
 
-function messageArb(target: ModelInfo): fc.Arbitrary<LlmMessage | { idRef: number; content: ToolResultMessage["content"]; isError: boolean }> {
+function messageArb(
+  target: ModelInfo,
+): fc.Arbitrary<LlmMessage | { idRef: number; content: ToolResultMessage["content"]; isError: boolean }> {
   return fc.oneof(
     fc.oneof(str, fc.array(partArb, { maxLength: 3 })).map((c) => user(c as LlmMessage["content"])),
     fc
-      .tuple(sourceArb(target), fc.array(blockArb, { maxLength: 4 }), fc.constantFrom<AssistantMessage["stopReason"]>("stop", "toolUse", "error", "aborted", "length"))
+      .tuple(
+        sourceArb(target),
+        fc.array(blockArb, { maxLength: 4 }),
+        fc.constantFrom<AssistantMessage["stopReason"]>("stop", "toolUse", "error", "aborted", "length"),
+      )
       .map(([s, c, r]) => assistant(s, c, r)),
     fc.record({ idRef: fc.nat(), content: fc.array(partArb, { maxLength: 3 }), isError: fc.boolean() }),
   );
 }
 
 /** Turns `idRef` placeholders into results for a tool call seen earlier (or a stray id when there is none). */
-function resolveResults(raw: readonly (LlmMessage | { idRef: number; content: ToolResultMessage["content"]; isError: boolean })[]): LlmMessage[] {
+function resolveResults(
+  raw: readonly (LlmMessage | { idRef: number; content: ToolResultMessage["content"]; isError: boolean })[],
+): LlmMessage[] {
   const ids: string[] = [];
   return raw.map((m) => {
     if ("role" in m) {
@@ -316,11 +439,13 @@ function resolveResults(raw: readonly (LlmMessage | { idRef: number; content: To
   });
 }
 
-const targetArb = fc.constantFrom(...responsesModels).chain((m) =>
-  m.api === "azure-openai-responses" || m.provider === "cloudflare-ai-gateway"
-    ? fc.constantFrom(m, withBaseUrl(m, m.api === "azure-openai-responses" ? AZURE_URL : CF_URL))
-    : fc.constant(m),
-);
+const targetArb = fc
+  .constantFrom(...responsesModels)
+  .chain((m) =>
+    m.api === "azure-openai-responses" || m.provider === "cloudflare-ai-gateway"
+      ? fc.constantFrom(m, withBaseUrl(m, m.api === "azure-openai-responses" ? AZURE_URL : CF_URL))
+      : fc.constant(m),
+  );
 
 const requestArb = targetArb.chain((target) =>
   fc.record({

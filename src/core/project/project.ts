@@ -102,3 +102,12 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
     fates: combineFates(context.value, llm, drops),
   });
 }
+
+/** "PROVIDER/ID" of the model the path to `leaf` ends with, whether or not the registry knows it. */
+export function pathModelRef(tree: EntryTree, leaf: number): string | undefined {
+  const path = pathToLeaf(tree, leaf);
+  if (!path.ok) return undefined;
+  const context = toAgentMessages(path.value.map((i) => tree.entries[i] as SessionEntry));
+  const model = context.ok ? context.value.model : undefined;
+  return model ? `${String(model.provider)}/${String(model.modelId)}` : undefined;
+}

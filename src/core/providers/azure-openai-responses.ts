@@ -2,15 +2,10 @@
  * Stage 8 for `api: "azure-openai-responses"`: the body pi-ai 0.73.1's `streamSimple` hands to `onPayload`
  * (its `buildParams`), assuming none of the AZURE_OPENAI_* environment variables is set.
  */
-import type { ModelInfo, PayloadRequest, PayloadResult, ThinkingLevel } from "../llm/types.ts";
+import type { ModelInfo, PayloadRequest, PayloadResult } from "../llm/types.ts";
 import { PayloadError } from "../llm/types.ts";
-import {
-  clampedEffort,
-  defaultMaxOutputTokens,
-  mappedEffort,
-  toResponsesInput,
-  toResponsesTools,
-} from "./openai-responses-shared.ts";
+import { clampedEffort, defaultMaxOutputTokens, reasoningFields } from "./openai-responses.ts";
+import { toResponsesInput, toResponsesTools } from "./openai-responses-shared.ts";
 
 /** Providers whose `call_id|item_id` tool-call ids survive a replay from another model. */
 const PAIRED_ID_PROVIDERS: ReadonlySet<string> = new Set([
@@ -32,21 +27,10 @@ function assertBaseUrl(model: ModelInfo): void {
     );
   }
   if (!URL.canParse(model.baseUrl.trim().replace(/\/+$/, ""))) {
-    throw new PayloadError(`The Azure OpenAI base URL "${model.baseUrl}" is not a valid URL, so pi-ai stops before sending.`);
+    throw new PayloadError(
+      `The Azure OpenAI base URL "${model.baseUrl}" is not a valid URL, so pi-ai stops before sending.`,
+    );
   }
-}
-
-/** As for OpenAI: the requested effort, or with thinking off the model's "off" effort unless it has none. */
-function reasoningFields(model: ModelInfo, effort: ThinkingLevel | undefined): Record<string, unknown> {
-  if (!model.reasoning) return {};
-  if (effort) {
-    return {
-      reasoning: { effort: mappedEffort(model, effort), summary: "auto" },
-      include: ["reasoning.encrypted_content"],
-    };
-  }
-  const off = model.thinkingLevelMap?.off;
-  return off === null ? {} : { reasoning: { effort: off ?? "none" } };
 }
 
 /**
@@ -65,7 +49,7 @@ export function buildAzureOpenAIResponsesPayload(model: ModelInfo, request: Payl
     prompt_cache_key: request.sessionId,
     ...(maxOutputTokens ? { max_output_tokens: maxOutputTokens } : {}),
     ...(request.tools && request.tools.length > 0 ? { tools: toResponsesTools(request.tools) } : {}),
-    ...reasoningFields(model, clampedEffort(model, request.reasoning)),
+    ...reasoningFields(model, clampedEffort(model, request.reasoning), true),
   };
   return { body, listKey: "input", origins: input.origins };
 }

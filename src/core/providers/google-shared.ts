@@ -102,7 +102,11 @@ function userParts(message: UserMessage): GeminiPart[] {
   );
 }
 
-/** Assistant blocks as `model` parts: empty texts and thinking skipped, foreign thinking becomes plain text. */
+/**
+ * Assistant blocks as `model` parts: empty texts and thinking skipped, foreign thinking becomes plain text.
+ * "Same model" here ignores the API, unlike `transformForModel`; after that stage the difference never shows,
+ * because a turn from another API already lost its signatures and its thinking is already text.
+ */
 function modelParts(message: AssistantMessage, model: ModelInfo): GeminiPart[] {
   const same = message.provider === model.provider && message.model === model.id;
   return message.content.flatMap((block): GeminiPart[] => {
@@ -116,7 +120,9 @@ function modelParts(message: AssistantMessage, model: ModelInfo): GeminiPart[] {
         if (!block.thinking || block.thinking.trim() === "") return [];
         if (!same) return [{ text: stripLoneSurrogates(block.thinking) }];
         const thoughtSignature = replayableSignature(same, block.thinkingSignature);
-        return [{ thought: true, text: stripLoneSurrogates(block.thinking), ...(thoughtSignature && { thoughtSignature }) }];
+        return [
+          { thought: true, text: stripLoneSurrogates(block.thinking), ...(thoughtSignature && { thoughtSignature }) },
+        ];
       }
       case "toolCall": {
         const thoughtSignature = replayableSignature(same, block.thoughtSignature);
@@ -137,7 +143,10 @@ function modelParts(message: AssistantMessage, model: ModelInfo): GeminiPart[] {
  * A tool result as a `functionResponse` part (texts joined by newlines, `error` key for failures), plus the
  * separate "Tool result image:" user turn that Gemini < 3 needs for images.
  */
-function functionResponse(message: ToolResultMessage, model: ModelInfo): {
+function functionResponse(
+  message: ToolResultMessage,
+  model: ModelInfo,
+): {
   readonly part: GeminiFunctionResponsePart;
   readonly imageTurn?: GeminiContent;
 } {

@@ -3,13 +3,7 @@
  * `google-vertex` APIs (`streamSimpleGoogle` / `streamSimpleGoogleVertex` → `buildParams`). Both APIs share the
  * message mapping (`google-shared.ts`); they differ only in a few thinking rules, kept here as data.
  */
-import type {
-  ModelInfo,
-  PayloadRequest,
-  PayloadResult,
-  SessionThinkingLevel,
-  ThinkingLevel,
-} from "../llm/types.ts";
+import type { ModelInfo, PayloadRequest, PayloadResult, SessionThinkingLevel, ThinkingLevel } from "../llm/types.ts";
 import { PayloadError } from "../llm/types.ts";
 import { stripLoneSurrogates, toGeminiContents, toGeminiTools } from "./google-shared.ts";
 import type { GeminiContent, GeminiFunctionDeclaration } from "./google-shared.ts";
@@ -106,7 +100,9 @@ export function clampThinkingLevel(model: ModelInfo, level: ThinkingLevel): Sess
   const supported = supportedLevels(model);
   const requested = SESSION_LEVELS.indexOf(level);
   const above = SESSION_LEVELS.slice(requested).find((l) => supported.includes(l));
-  const below = SESSION_LEVELS.slice(0, requested).reverse().find((l) => supported.includes(l));
+  const below = SESSION_LEVELS.slice(0, requested)
+    .reverse()
+    .find((l) => supported.includes(l));
   return above ?? below ?? supported[0] ?? "off";
 }
 

@@ -4,7 +4,8 @@
  * account id from the JWT only shape headers, so they do not appear here.
  */
 import type { ModelInfo, PayloadRequest, PayloadResult, ThinkingLevel } from "../llm/types.ts";
-import { clampedEffort, mappedEffort, toResponsesInput, toResponsesTools } from "./openai-responses-shared.ts";
+import { clampedEffort, mappedEffort } from "./openai-responses.ts";
+import { toResponsesInput, toResponsesTools } from "./openai-responses-shared.ts";
 
 /** Providers whose `call_id|item_id` tool-call ids survive a replay from another model. */
 const PAIRED_ID_PROVIDERS: ReadonlySet<string> = new Set(["openai", "openai-codex", "opencode"]);
@@ -23,7 +24,10 @@ function reasoningField(model: ModelInfo, effort: ThinkingLevel | undefined): Re
  * thinking signature that is not JSON.
  */
 export function buildOpenAICodexResponsesPayload(model: ModelInfo, request: PayloadRequest): PayloadResult {
-  const input = toResponsesInput(model, request, { pairedIdProviders: PAIRED_ID_PROVIDERS, includeSystemPrompt: false });
+  const input = toResponsesInput(model, request, {
+    pairedIdProviders: PAIRED_ID_PROVIDERS,
+    includeSystemPrompt: false,
+  });
   const body: Record<string, unknown> = {
     model: model.id,
     store: false,

@@ -38,7 +38,14 @@ export interface CompletionsCompat {
   readonly supportsLongCacheRetention: boolean;
 }
 
-const THINKING_FORMATS: readonly ThinkingFormat[] = ["openai", "openrouter", "deepseek", "zai", "qwen", "qwen-chat-template"];
+const THINKING_FORMATS: readonly ThinkingFormat[] = [
+  "openai",
+  "openrouter",
+  "deepseek",
+  "zai",
+  "qwen",
+  "qwen-chat-template",
+];
 
 /** Facts about the endpoint that several settings depend on. */
 interface Endpoint {
@@ -77,7 +84,17 @@ function describeEndpoint(model: ModelInfo): Endpoint {
     has("opencode.ai") ||
     isCloudflareWorkersAi ||
     isCloudflareGateway;
-  return { isZai, isMoonshot, isCloudflareWorkersAi, isCloudflareGateway, isGrok, isDeepSeek, isChutes, isOpenRouter, isNonStandard };
+  return {
+    isZai,
+    isMoonshot,
+    isCloudflareWorkersAi,
+    isCloudflareGateway,
+    isGrok,
+    isDeepSeek,
+    isChutes,
+    isOpenRouter,
+    isNonStandard,
+  };
 }
 
 function detectThinkingFormat(endpoint: Endpoint): ThinkingFormat {

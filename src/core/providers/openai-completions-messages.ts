@@ -47,7 +47,7 @@ const OPENAI_TOOL_CALL_ID_LIMIT = 40;
 
 /** Removes unpaired UTF-16 surrogates (pi-ai's `sanitizeSurrogates`); paired ones such as emoji stay. */
 export function stripLoneSurrogates(text: string): string {
-  return text; text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
 }
 
 /**
@@ -127,8 +127,15 @@ function hasContent(content: unknown): boolean {
  * Thinking replays under the field its first block's signature names (`reasoning_content`, `reasoning`, …),
  * assigned in pi-ai's order so that even odd signature names end up where pi-ai puts them.
  */
-function convertAssistant(message: AssistantMessage, model: ModelInfo, compat: CompletionsCompat): ChatMessage | undefined {
-  const texts = message.content.filter(isText).filter((b) => b.text.trim().length > 0).map((b) => stripLoneSurrogates(b.text));
+function convertAssistant(
+  message: AssistantMessage,
+  model: ModelInfo,
+  compat: CompletionsCompat,
+): ChatMessage | undefined {
+  const texts = message.content
+    .filter(isText)
+    .filter((b) => b.text.trim().length > 0)
+    .map((b) => stripLoneSurrogates(b.text));
   const thinking = message.content.filter(isThinking).filter((b) => b.thinking.trim().length > 0);
   const fields: Record<string, unknown> = { role: "assistant", content: assistantContent(texts, thinking, compat) };
   const signature = thinking[0]?.thinkingSignature;
@@ -139,7 +146,11 @@ function convertAssistant(message: AssistantMessage, model: ModelInfo, compat: C
     const details = reasoningDetails(calls);
     if (details.length > 0) fields["reasoning_details"] = details;
   }
-  if (compat.requiresReasoningContentOnAssistantMessages && model.reasoning && fields["reasoning_content"] === undefined) {
+  if (
+    compat.requiresReasoningContentOnAssistantMessages &&
+    model.reasoning &&
+    fields["reasoning_content"] === undefined
+  ) {
     fields["reasoning_content"] = "";
   }
   if (!hasContent(fields["content"]) && !fields["tool_calls"]) return undefined;
@@ -147,7 +158,10 @@ function convertAssistant(message: AssistantMessage, model: ModelInfo, compat: C
 }
 
 function convertToolResult(message: ToolResultMessage, compat: CompletionsCompat): ChatMessage {
-  const text = message.content.filter(isText).map((block) => block.text).join("\n");
+  const text = message.content
+    .filter(isText)
+    .map((block) => block.text)
+    .join("\n");
   return {
     role: "tool",
     content: stripLoneSurrogates(text.length > 0 ? text : IMAGE_ONLY_RESULT),
@@ -172,14 +186,21 @@ interface Step {
  * A run of consecutive tool results: one `tool` message each, then (vision models only) their images in a
  * single user message, because Chat Completions tool messages cannot hold images.
  */
-function convertToolResultRun(run: readonly Sourced<ToolResultMessage>[], model: ModelInfo, compat: CompletionsCompat): Step {
+function convertToolResultRun(
+  run: readonly Sourced<ToolResultMessage>[],
+  model: ModelInfo,
+  compat: CompletionsCompat,
+): Step {
   const items = run.map(({ message, origin }) => ({ message: convertToolResult(message, compat), origin }));
   const withImages = model.input.includes("image") ? run.filter(({ message }) => message.content.some(isImage)) : [];
   if (withImages.length === 0) return { items, lastRole: "toolResult" };
   const images = withImages.flatMap(({ message }) => message.content.filter(isImage).map(imagePart));
   const imageMessage: ChatMessage = { role: "user", content: [{ type: "text", text: TOOL_IMAGES_INTRO }, ...images] };
   const bridge = compat.requiresAssistantAfterToolResult ? [{ message: BRIDGE_MESSAGE, origin: [] }] : [];
-  return { items: [...items, ...bridge, { message: imageMessage, origin: withImages.flatMap((r) => r.origin) }], lastRole: "user" };
+  return {
+    items: [...items, ...bridge, { message: imageMessage, origin: withImages.flatMap((r) => r.origin) }],
+    lastRole: "user",
+  };
 }
 
 function single(message: ChatMessage | undefined, origin: readonly number[], role: LlmMessage["role"]): Step {
@@ -204,8 +225,11 @@ function groupMessages(messages: readonly Sourced<LlmMessage>[]): readonly Group
         groups.push({ kind: "assistant", entry: { message, origin } });
         break;
       case "toolResult":
-        if (last?.kind === "toolResults") groups[groups.length - 1] = { kind: "toolResults", run: [...last.run, { message, origin }] };
-        else groups.push({ kind: "toolResults", run: [{ message, origin }] });
+        if (last?.kind === "toolResults") {
+          groups[groups.length - 1] = { kind: "toolResults", run: [...last.run, { message, origin }] };
+        } else {
+          groups.push({ kind: "toolResults", run: [{ message, origin }] });
+        }
         break;
       default:
         return assertNever(message);
@@ -236,13 +260,19 @@ function systemMessage(prompt: string, model: ModelInfo, compat: CompletionsComp
  * The body's `messages`: the system prompt (as `developer` for reasoning models where supported), then the
  * request messages after `transformForModel`, converted one by one; see `CompletionsCompat` for the quirks.
  */
-export function convertCompletionsMessages(model: ModelInfo, request: PayloadRequest, compat: CompletionsCompat): ConvertedMessages {
+export function convertCompletionsMessages(
+  model: ModelInfo,
+  request: PayloadRequest,
+  compat: CompletionsCompat,
+): ConvertedMessages {
   const transformed = transformForModel(request.messages, model, (id) => normalizeCompletionsToolCallId(id, model));
   const sourced = transformed.messages.map((message, i) => {
     const from = transformed.from[i];
     return { message, origin: from === undefined ? [] : [from] };
   });
-  const items: Sourced<ChatMessage>[] = request.systemPrompt ? [{ message: systemMessage(request.systemPrompt, model, compat), origin: [] }] : [];
+  const items: Sourced<ChatMessage>[] = request.systemPrompt
+    ? [{ message: systemMessage(request.systemPrompt, model, compat), origin: [] }]
+    : [];
   let lastRole: LlmMessage["role"] | undefined;
   for (const group of groupMessages(sourced)) {
     const needsBridge = compat.requiresAssistantAfterToolResult && lastRole === "toolResult" && group.kind === "user";

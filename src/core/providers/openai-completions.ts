@@ -44,7 +44,9 @@ function clampThinkingLevel(model: ModelInfo, level: ThinkingLevel): SessionThin
   const index = LEVELS.indexOf(level);
   if (index === -1) return supported[0] ?? "off";
   const above = LEVELS.slice(index).find((l) => supported.includes(l));
-  const below = LEVELS.slice(0, index).reverse().find((l) => supported.includes(l));
+  const below = LEVELS.slice(0, index)
+    .reverse()
+    .find((l) => supported.includes(l));
   return above ?? below ?? supported[0] ?? "off";
 }
 
@@ -101,7 +103,9 @@ function convertTools(request: PayloadRequest, compat: CompletionsCompat): reado
 /** The Anthropic-style cache marker, when the format asks for one and caching is on. */
 function cacheMarker(compat: CompletionsCompat, retention: CacheRetention): CacheControl | undefined {
   if (compat.cacheControlFormat !== "anthropic" || retention === "none") return undefined;
-  return retention === "long" && compat.supportsLongCacheRetention ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
+  return retention === "long" && compat.supportsLongCacheRetention
+    ? { type: "ephemeral", ttl: "1h" }
+    : { type: "ephemeral" };
 }
 
 function hasMarkableText(content: ChatMessage["content"]): boolean {
@@ -113,7 +117,9 @@ function hasMarkableText(content: ChatMessage["content"]): boolean {
 function withMarker(message: ChatMessage, marker: CacheControl): ChatMessage {
   const { content } = message;
   if (typeof content === "string") {
-    return content.length > 0 ? { ...message, content: [{ type: "text", text: content, cache_control: marker }] } : message;
+    return content.length > 0
+      ? { ...message, content: [{ type: "text", text: content, cache_control: marker }] }
+      : message;
   }
   if (!Array.isArray(content)) return message;
   const last = content.findLastIndex((part) => part.type === "text");
@@ -127,7 +133,9 @@ function markForCaching(
   marker: CacheControl,
 ): { readonly messages: readonly ChatMessage[]; readonly tools: readonly ChatTool[] | undefined } {
   const system = messages.findIndex((m) => m.role === "system" || m.role === "developer");
-  const conversation = messages.findLastIndex((m) => (m.role === "user" || m.role === "assistant") && hasMarkableText(m.content));
+  const conversation = messages.findLastIndex(
+    (m) => (m.role === "user" || m.role === "assistant") && hasMarkableText(m.content),
+  );
   const lastTool = (tools?.length ?? 0) - 1;
   return {
     messages: messages.map((m, i) => (i === system || i === conversation ? withMarker(m, marker) : m)),
@@ -136,7 +144,12 @@ function markForCaching(
 }
 
 /** `prompt_cache_key` (OpenAI itself, or long retention) and `prompt_cache_retention: "24h"` (long retention). */
-function promptCacheFields(model: ModelInfo, compat: CompletionsCompat, retention: CacheRetention, sessionId: string | undefined): Body {
+function promptCacheFields(
+  model: ModelInfo,
+  compat: CompletionsCompat,
+  retention: CacheRetention,
+  sessionId: string | undefined,
+): Body {
   const long = retention === "long" && compat.supportsLongCacheRetention;
   const keyed = (model.baseUrl.includes("api.openai.com") && retention !== "none") || long;
   return {

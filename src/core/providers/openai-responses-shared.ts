@@ -39,7 +39,9 @@ export type TextPhase = "commentary" | "final_answer";
 export interface AssistantTextItem {
   readonly type: "message";
   readonly role: "assistant";
-  readonly content: readonly [{ readonly type: "output_text"; readonly text: string; readonly annotations: readonly [] }];
+  readonly content: readonly [
+    { readonly type: "output_text"; readonly text: string; readonly annotations: readonly [] },
+  ];
   readonly status: "completed";
   readonly id: string;
   readonly phase: TextPhase | undefined;
@@ -64,12 +66,7 @@ export interface FunctionCallOutputItem {
 export type ReasoningItem = { readonly [key: string]: unknown };
 
 export type ResponsesInputItem =
-  | InstructionItem
-  | UserItem
-  | AssistantTextItem
-  | FunctionCallItem
-  | FunctionCallOutputItem
-  | ReasoningItem;
+  InstructionItem | UserItem | AssistantTextItem | FunctionCallItem | FunctionCallOutputItem | ReasoningItem;
 
 /** `input` plus, per item, the request message indices that produced it. */
 export interface ResponsesInput {
@@ -123,7 +120,10 @@ export function shortHash(text: string): string {
 
 /** Keeps `[A-Za-z0-9_-]` (others become `_`), cuts to 64 characters, then drops trailing underscores. */
 function sanitizeIdPart(part: string): string {
-  return part.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, MAX_ID_LENGTH).replace(/_+$/, "");
+  return part
+    .replace(/[^a-zA-Z0-9_-]/g, "_")
+    .slice(0, MAX_ID_LENGTH)
+    .replace(/_+$/, "");
 }
 
 /**
@@ -245,7 +245,8 @@ function toolResultItem(message: ToolResultMessage, model: ModelInfo): FunctionC
   const images = message.content.filter((part): part is ImageContent => part.type === "image");
   const callId = message.toolCallId.split("|")[0] ?? "";
   if (images.length > 0 && model.input.includes("image")) {
-    const textPart: InputContentPart[] = text.length > 0 ? [{ type: "input_text", text: sanitizeSurrogates(text) }] : [];
+    const textPart: InputContentPart[] =
+      text.length > 0 ? [{ type: "input_text", text: sanitizeSurrogates(text) }] : [];
     return { type: "function_call_output", call_id: callId, output: [...textPart, ...images.map(imagePart)] };
   }
   const output = sanitizeSurrogates(text.length > 0 ? text : "(see attached image)");

@@ -1,0 +1,83 @@
+/**
+ * Figure 2: the payload of every leaf, for the session's model and a few fixed ones, built by our core
+ * (`projectLeaf`) and by pi's own functions, each from a session loaded once outside the timed region.
+ */
+import type { Api, Model } from "@mariozechner/pi-ai";
+import type { ModelInfo } from "../src/core/llm/types.ts";
+import { findModel } from "../src/core/models/registry.ts";
+import { projectLeaf } from "../src/core/project/project.ts";
+import { loadSessionText } from "../src/core/session/load.ts";
+import { indexTree, leavesOf, type EntryTree } from "../src/core/session/tree.ts";
+import { referenceModel } from "../tests/reference/pi.ts";
+import { loadPiSession, piAllPayloads, type PiSession } from "./pi-payloads.ts";
+import { compare, type Figure } from "./timing.ts";
+
+/** Besides the session's own model (undefined here). */
+export const FIXED_MODELS: readonly (readonly [string, string])[] = [
+  ["anthropic", "claude-sonnet-4-5"],
+  ["openai", "gpt-5.1-codex"],
+  ["google", "gemini-2.5-pro"],
+];
+
+interface Prepared {
+  readonly tree: EntryTree;
+  /** Our leaf indices, and the same leaves' ids for pi (leaves pi cannot address by id are left out). */
+  readonly leaves: readonly number[];
+  readonly leafIds: readonly string[];
+  readonly pi: PiSession;
+  readonly ourModels: readonly (ModelInfo | undefined)[];
+  readonly piModels: readonly (Model<Api> | undefined)[];
+}
+
+function prepare(text: string, name: string): Prepared {
+  const tree = indexTree(loadSessionText(name, text));
+  const pi = loadPiSession(text);
+  const leaves: number[] = [];
+  const leafIds: string[] = [];
+  for (const leaf of leavesOf(tree)) {
+    const entry = tree.entries[leaf];
+    if (!entry || (entry.id !== undefined && tree.byId.get(entry.id) !== leaf)) continue; // pi resolves a reused id to its last entry
+    const id = pi.idOnLine.get(entry.line); // v1 sessions: pi draws its own ids
+    if (id === undefined) continue;
+    leaves.push(leaf);
+    leafIds.push(id);
+  }
+  const ourModels = [undefined, ...FIXED_MODELS.map(([provider, id]) => required(findModel(provider, id), `${provider}/${id}`))];
+  const piModels = [undefined, ...FIXED_MODELS.map(([provider, id]) => required(referenceModel(provider, id), `${provider}/${id}`))];
+  return { tree, leaves, leafIds, pi, ourModels, piModels };
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`model ${what} is not in the registry; update FIXED_MODELS in bench/payload-bench.ts`);
+  return value;
+}
+
+/** Our payload for every (leaf, model); returns how many were built. */
+export function ourAllPayloads(tree: EntryTree, leaves: readonly number[], models: readonly (ModelInfo | undefined)[]): number {
+  let built = 0;
+  for (const leaf of leaves) {
+    for (const model of models) if (projectLeaf(tree, leaf, model ? { model } : {}).ok) built += 1;
+  }
+  return built;
+}
+
+/** Times both sides on one session; `name` labels the row. */
+export async function payloadFigure(name: string, text: string, reps: number): Promise<Figure> {
+  const p = prepare(text, name);
+  const ours = ourAllPayloads(p.tree, p.leaves, p.ourModels);
+  const theirs = await piAllPayloads(p.pi, p.leafIds, p.piModels);
+  const times = await compare(
+    () => ourAllPayloads(p.tree, p.leaves, p.ourModels),
+    () => piAllPayloads(p.pi, p.leafIds, p.piModels),
+    reps,
+  );
+  const counts = ours === theirs ? `${ours} payloads` : `payloads ours ${ours} / pi ${theirs} (MISMATCH)`;
+  return {
+    name,
+    ours: times.ours,
+    baseline: times.baseline,
+    baselineName: "pi",
+    target: 2,
+    note: `[${p.tree.entries.length} entries, ${p.leaves.length} leaves × ${p.ourModels.length} models, ${counts}]`,
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * `npm run bench`: how fast our core is next to a baseline measured in the same run, on the same input.
+ *   1. parse + validate + index a large generated session vs plain `JSON.parse` per line (target ≥ 0.5)
+ *   2. every leaf's payload vs pi's own functions, on a branchy generated session and the largest corpus files
+ *      (target: ours ≥ 2× faster)
+ * Environment: BENCH_MB (size of the session for figure 1, default 60), BENCH_REPS (timed runs per side, default 5),
+ * BENCH_FIGURES (which figures to run, default "1,2").
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpus } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateOptions, generateSession, generateSessionBytes } from "./generate-session.ts";
+import { parseFigure } from "./parse-bench.ts";
+import { payloadFigure } from "./payload-bench.ts";
+import { formatFigure, type Figure } from "./timing.ts";
+
+const CORPUS = fileURLToPath(new URL("../../shared/corpus/pi", import.meta.url));
+const CORPUS_FILES = 3;
+const NAME_WIDTH = 40;
+
+function envNumber(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not "${process.env[name]}"`);
+  return value;
+}
+
+function print(figure: Figure): void {
+  const name = figure.name.length > NAME_WIDTH ? `${figure.name.slice(0, NAME_WIDTH - 1)}…` : figure.name;
+  console.log(formatFigure({ ...figure, name }, NAME_WIDTH));
+}
+
+/** The largest session files of the shared corpus, biggest first (none when ../shared is absent). */
+function largestCorpusFiles(): string[] {
+  if (!existsSync(CORPUS)) return [];
+  return readdirSync(CORPUS)
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => join(CORPUS, f))
+    .sort((a, b) => statSync(b).size - statSync(a).size)
+    .slice(0, CORPUS_FILES);
+}
+
+async function main(): Promise<void> {
+  const mb = envNumber("BENCH_MB", 60);
+  const reps = Math.round(envNumber("BENCH_REPS", 5));
+  console.log(`Context Lens benchmark — node ${process.version}, ${cpus().length} CPU(s), median of ${reps} runs after 1 warm-up`);
+  console.log("ratio = baseline time / our time (higher is better)\n");
+
+  const figures = (process.env["BENCH_FIGURES"] ?? "1,2").split(",").map((f) => f.trim());
+  if (figures.includes("1")) print(await parseFigure(generateSessionBytes(generateOptions({ bytes: mb * 1e6, seed: 1 })), reps));
+  if (figures.includes("2")) await payloadFigures(reps);
+}
+
+async function payloadFigures(reps: number): Promise<void> {
+  const branchy = generateSession(generateOptions({ entries: 2000, seed: 2, branches: 59 }));
+  print(await payloadFigure("payloads: generated (60 leaves)", branchy, reps));
+  const corpus = largestCorpusFiles();
+  if (corpus.length === 0) console.log(`note: ${CORPUS} is absent; the corpus rows of figure 2 are skipped`);
+  for (const file of corpus) print(await payloadFigure(`payloads: ${basename(file)}`, readFileSync(file, "utf8"), reps));
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});

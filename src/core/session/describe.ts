@@ -1,0 +1,58 @@
+/** Short human descriptions of entries, shared by the CLI outline and the app's tree and search. */
+import type { SessionEntry } from "./types.ts";
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block) => {
+      const b = block as Record<string, unknown>;
+      if (b["type"] === "text") return String(b["text"] ?? "");
+      if (b["type"] === "image") return "[image]";
+      if (b["type"] === "toolCall") return `${String(b["name"])}(${JSON.stringify(b["arguments"] ?? {})})`;
+      if (b["type"] === "thinking") return "";
+      return "";
+    })
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** The text a person would search for in an entry (message text, tool calls, summaries, commands). */
+export function entryText(entry: SessionEntry): string {
+  const raw = entry.raw;
+  switch (entry.type) {
+    case "message": {
+      const m = (raw["message"] ?? {}) as Record<string, unknown>;
+      if (m["role"] === "bashExecution") return `$ ${String(m["command"])}\n${String(m["output"] ?? "")}`;
+      if (m["role"] === "branchSummary" || m["role"] === "compactionSummary") return String(m["summary"] ?? "");
+      return textOf(m["content"]);
+    }
+    case "custom_message":
+      return textOf(raw["content"]);
+    case "compaction":
+    case "branch_summary":
+      return String(raw["summary"] ?? "");
+    case "model_change":
+      return `${String(raw["provider"])}/${String(raw["modelId"])}`;
+    case "thinking_level_change":
+      return String(raw["thinkingLevel"]);
+    case "label":
+      return String(raw["label"] ?? "");
+    case "session_info":
+      return String(raw["name"] ?? "");
+    default:
+      return "";
+  }
+}
+
+/** A one-word kind for display: the role for messages, else the entry type. */
+export function entryKind(entry: SessionEntry): string {
+  if (entry.type !== "message") return entry.type;
+  const role = (entry.raw["message"] as Record<string, unknown> | undefined)?.["role"];
+  return typeof role === "string" ? role : "message";
+}
+
+export function preview(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
