@@ -8,7 +8,7 @@ export type LineValue =
   | { readonly kind: "value"; readonly value: unknown }
   | { readonly kind: "not-json"; readonly reason: string }
   | { readonly kind: "multiple-values"; readonly count: number }
-  | { readonly kind: "truncated"; readonly reason: string };
+  | { readonly kind: "incomplete"; readonly reason: string };
 
 /** Parses one line the way pi does (whitespace-tolerant `JSON.parse`), classifying failures. */
 export function parseJsonLine(text: string): LineValue {
@@ -27,7 +27,7 @@ function classifyFailure(text: string, reason: string): LineValue {
     position = skipWhitespace(text, position);
     if (position >= text.length) break;
     const end = findValueEnd(text, position);
-    if (end === "incomplete") return count === 0 ? { kind: "truncated", reason } : { kind: "not-json", reason };
+    if (end === "incomplete") return count === 0 ? { kind: "incomplete", reason } : { kind: "not-json", reason };
     if (end === "invalid") return { kind: "not-json", reason };
     if (!isValidJson(text.slice(position, end))) return { kind: "not-json", reason };
     count += 1;

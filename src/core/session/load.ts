@@ -55,14 +55,9 @@ export class SessionLoader {
       case "multiple-values":
         this.#report(line.number, "multiple-values", `holds ${parsed.count} JSON objects on one line; pi skips the whole line, so none of them is loaded`);
         return;
-      case "truncated":
-        this.#report(
-          line.number,
-          "truncated-line",
-          line.unterminated
-            ? "is cut off at the end of the file (an interrupted write?); pi skips it"
-            : `ends before its JSON is complete (${parsed.reason}); pi skips it`,
-        );
+      case "incomplete":
+        if (line.unterminated) this.#report(line.number, "truncated-line", "is cut off at the end of the file (an interrupted write?); pi skips it");
+        else this.#report(line.number, "not-json", `is not JSON: its object is never closed (${parsed.reason}); pi skips it`);
         return;
       case "not-json":
         this.#report(line.number, "not-json", `is not JSON (${parsed.reason}); pi skips it`);

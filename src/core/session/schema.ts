@@ -83,7 +83,8 @@ export const headerSchema = z.looseObject({
   parentSession: z.string().optional(),
 });
 
-const base = { id: z.string(), parentId: z.string().nullable(), timestamp: z.string() };
+/** A missing id is reported on its own ("missing-id"), so the schema does not repeat it. */
+const base = { id: z.string().optional(), parentId: z.string().nullable(), timestamp: z.string() };
 
 const entrySchemas = {
   message: z.looseObject({ ...base, type: z.literal("message"), message: z.looseObject({ role: z.string() }) }),
