@@ -27,7 +27,10 @@ export default ts.config(
         "error",
         {
           patterns: [
-            { group: ["svelte", "svelte/*", "d3", "d3-*", "idb-keyval", "@mariozechner/*", "node:*"], message: "src/core is pure: it runs in the browser worker, the CLI and tests alike." },
+            {
+              group: ["svelte", "svelte/*", "d3", "d3-*", "idb-keyval", "@mariozechner/*", "node:*"],
+              message: "src/core is pure: it runs in the browser worker, the CLI and tests alike.",
+            },
           ],
         },
       ],

@@ -4,7 +4,10 @@ import { err, ok, type Result } from "../core/result.ts";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
 
-export function parse(args: readonly string[], options: Options): Result<{ values: Record<string, unknown>; positionals: string[] }> {
+export function parse(
+  args: readonly string[],
+  options: Options,
+): Result<{ values: Record<string, unknown>; positionals: string[] }> {
   try {
     const { values, positionals } = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
     return ok({ values: values as Record<string, unknown>, positionals });

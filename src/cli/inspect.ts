@@ -11,7 +11,12 @@ const USAGE = "inspect FILE";
 function count(values: Iterable<string>): string {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+  return (
+    [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ") || "none"
+  );
 }
 
 function models(tree: EntryTree): string {

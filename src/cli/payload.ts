@@ -41,7 +41,9 @@ async function readTools(path: string): Promise<Result<ToolDefinition[]>> {
   const parsed = toolsSchema.safeParse(data);
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];
-  return err(`${path}: tool definitions must be a JSON array of {name, description, parameters}; at ${issue?.path.join(".") || "(top)"}: ${issue?.message}`);
+  return err(
+    `${path}: tool definitions must be a JSON array of {name, description, parameters}; at ${issue?.path.join(".") || "(top)"}: ${issue?.message}`,
+  );
 }
 
 async function readOptions(values: Record<string, unknown>): Promise<Result<ProjectionOptions>> {
@@ -51,7 +53,9 @@ async function readOptions(values: Record<string, unknown>): Promise<Result<Proj
     try {
       options.systemPrompt = await readFile(values["system"], "utf8");
     } catch (error) {
-      return err(`${values["system"]}: cannot read the system prompt (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      return err(
+        `${values["system"]}: cannot read the system prompt (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
     }
   }
   if (typeof values["tools"] === "string") {
@@ -71,7 +75,10 @@ function resolveModels(asked: readonly string[]): Result<(ModelInfo | "session")
     }
     const parsed = parseModelRef(ref);
     const model = parsed && findModel(parsed.provider, parsed.id);
-    if (!model) return err(`--model ${ref}: not a model in pi-ai's registry (write PROVIDER/ID, e.g. anthropic/claude-sonnet-4-5; \`npm run cli -- models\` lists them)`);
+    if (!model)
+      return err(
+        `--model ${ref}: not a model in pi-ai's registry (write PROVIDER/ID, e.g. anthropic/claude-sonnet-4-5; \`npm run cli -- models\` lists them)`,
+      );
     models.push(model);
   }
   return ok(models);
@@ -91,11 +98,26 @@ function resolveLeaves(tree: EntryTree, asked: readonly string[]): Result<number
   return ok([...new Set(leaves)]);
 }
 
-function recordFor(tree: EntryTree, leaf: number, model: ModelInfo | "session", options: ProjectionOptions): PayloadRecord {
+function recordFor(
+  tree: EntryTree,
+  leaf: number,
+  model: ModelInfo | "session",
+  options: ProjectionOptions,
+): PayloadRecord {
   const entry = tree.entries[leaf];
-  const base = { file: tree.file.name, leaf: entry?.id ?? null, line: entry?.line ?? 0, asked: model === "session" ? "session" : `${model.provider}/${model.id}` };
+  const base = {
+    file: tree.file.name,
+    leaf: entry?.id ?? null,
+    line: entry?.line ?? 0,
+    asked: model === "session" ? "session" : `${model.provider}/${model.id}`,
+  };
   const result = projectLeaf(tree, leaf, model === "session" ? options : { ...options, model });
-  if (result.ok) return { ...base, model: `${result.value.model.provider}/${result.value.model.id}`, payload: result.value.payload.body };
+  if (result.ok)
+    return {
+      ...base,
+      model: `${result.value.model.provider}/${result.value.model.id}`,
+      payload: result.value.payload.body,
+    };
   const fallback = model === "session" ? (pathModelRef(tree, leaf) ?? null) : base.asked;
   return { ...base, model: fallback, error: result.error };
 }
@@ -125,7 +147,11 @@ export async function payloadCommand(args: readonly string[], out: Output): Prom
       continue;
     }
     const leafRefs = strings(values["leaf"]);
-    const leaves = leafRefs.length ? resolveLeaves(tree.value, leafRefs) : tree.value.defaultLeaf === undefined ? ok([]) : ok([tree.value.defaultLeaf]);
+    const leaves = leafRefs.length
+      ? resolveLeaves(tree.value, leafRefs)
+      : tree.value.defaultLeaf === undefined
+        ? ok([])
+        : ok([tree.value.defaultLeaf]);
     if (!leaves.ok) {
       out.error(`${path}: ${leaves.error}`);
       failed = true;

@@ -15,7 +15,8 @@ export async function readSession(path: string): Promise<Result<EntryTree>> {
   }
   const loader = new SessionLoader(basename(path));
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) loader.push(chunk as Uint8Array);
+    for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 }))
+      loader.push(chunk as Uint8Array);
   } catch (error) {
     return err(`${path}: reading failed part-way (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }

@@ -23,14 +23,17 @@ function describeLine(tree: EntryTree, index: number): string {
 export function outline(tree: EntryTree): string[] {
   const lines: string[] = [];
   const stack: { index: number; prefix: string; marker: string }[] = [];
-  for (let r = tree.roots.length - 1; r >= 0; r -= 1) stack.push({ index: tree.roots[r]!, prefix: "", marker: tree.roots.length > 1 ? "● " : "" });
+  for (let r = tree.roots.length - 1; r >= 0; r -= 1)
+    stack.push({ index: tree.roots[r]!, prefix: "", marker: tree.roots.length > 1 ? "● " : "" });
   while (stack.length > 0) {
     const { index, prefix, marker } = stack.pop()!;
     lines.push(`${prefix}${marker}${describeLine(tree, index)}`);
     const kids = tree.children[index]!;
     const childPrefix = prefix + (marker === "├─ " ? "│  " : marker ? "   " : "");
     if (kids.length === 1) stack.push({ index: kids[0]!, prefix: childPrefix, marker: "" });
-    else for (let k = kids.length - 1; k >= 0; k -= 1) stack.push({ index: kids[k]!, prefix: childPrefix, marker: k === kids.length - 1 ? "└─ " : "├─ " });
+    else
+      for (let k = kids.length - 1; k >= 0; k -= 1)
+        stack.push({ index: kids[k]!, prefix: childPrefix, marker: k === kids.length - 1 ? "└─ " : "├─ " });
   }
   return lines;
 }
@@ -45,7 +48,9 @@ export async function treeCommand(args: readonly string[], out: Output): Promise
   const t = tree.ok ? tree.value : undefined;
   if (!t) return 1;
   const header = t.file.header!;
-  out.line(`session ${header.id} (file version ${t.file.version}, ${t.entries.length} entries${t.name ? `, "${t.name}"` : ""}${header.cwd ? `, cwd ${header.cwd}` : ""})`);
+  out.line(
+    `session ${header.id} (file version ${t.file.version}, ${t.entries.length} entries${t.name ? `, "${t.name}"` : ""}${header.cwd ? `, cwd ${header.cwd}` : ""})`,
+  );
   for (const line of outline(t)) out.line(line);
   return 0;
 }

@@ -100,7 +100,11 @@ let comparisons = 0;
 async function expectSameAsReference(target: RefModel, request: PayloadRequest): Promise<void> {
   comparisons++;
   const context = structuredClone({ ...request }) as unknown as Context;
-  const options = { reasoning: request.reasoning, sessionId: request.sessionId, cacheRetention: request.cacheRetention };
+  const options = {
+    reasoning: request.reasoning,
+    sessionId: request.sessionId,
+    cacheRetention: request.cacheRetention,
+  };
   const reference = await referencePayload(target, context, options);
   const info = target as unknown as ModelInfo;
   if ("error" in reference) {
@@ -120,19 +124,36 @@ const sourceOf = (m: RefModel): Source => ({ api: m.api, provider: m.provider, m
 const OPENAI: Source = { api: "openai-responses", provider: "openai", model: "gpt-5" };
 const OTHER_CLAUDE: Source = { api: "anthropic-messages", provider: "anthropic", model: "claude-opus-4-1" };
 
-const text = (t: string, textSignature?: string): TextContent => ({ type: "text", text: t, ...(textSignature && { textSignature }) });
+const text = (t: string, textSignature?: string): TextContent => ({
+  type: "text",
+  text: t,
+  ...(textSignature && { textSignature }),
+});
 const image = (mimeType = "image/png"): ImageContent => ({ type: "image", data: "iVBORw0KGgo=", mimeType });
-const user = (content: string | (TextContent | ImageContent)[]): LlmMessage => ({ role: "user", content, timestamp: 1 });
+const user = (content: string | (TextContent | ImageContent)[]): LlmMessage => ({
+  role: "user",
+  content,
+  timestamp: 1,
+});
 const call = (id: string, name = "read", args: Record<string, unknown> = { path: "a.ts" }) =>
   ({ type: "toolCall", id, name, arguments: args }) as const;
 const thinking = (t: string, thinkingSignature?: string, redacted?: boolean) =>
-  ({ type: "thinking", thinking: t, ...(thinkingSignature !== undefined && { thinkingSignature }), ...(redacted && { redacted }) }) as const;
+  ({
+    type: "thinking",
+    thinking: t,
+    ...(thinkingSignature !== undefined && { thinkingSignature }),
+    ...(redacted && { redacted }),
+  }) as const;
 const assistant = (
   source: Source,
   content: AssistantMessage["content"],
   stopReason: AssistantMessage["stopReason"] = "stop",
 ): LlmMessage => ({ role: "assistant", content, ...source, stopReason, timestamp: 2 });
-const result = (toolCallId: string, content: (TextContent | ImageContent)[] = [text("ok")], isError = false): ToolResultMessage => ({
+const result = (
+  toolCallId: string,
+  content: (TextContent | ImageContent)[] = [text("ok")],
+  isError = false,
+): ToolResultMessage => ({
   role: "toolResult",
   toolCallId,
   toolName: "read",
@@ -142,8 +163,16 @@ const result = (toolCallId: string, content: (TextContent | ImageContent)[] = [t
 });
 
 const TOOLS: readonly ToolDefinition[] = [
-  { name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
-  { name: "bash", description: "Run a command", parameters: { type: "object", properties: { command: { type: "string" } } } },
+  {
+    name: "read",
+    description: "Read a file",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
+  {
+    name: "bash",
+    description: "Run a command",
+    parameters: { type: "object", properties: { command: { type: "string" } } },
+  },
   { name: "noop", description: "", parameters: {} },
 ];
 
@@ -218,16 +247,28 @@ const SCENARIOS: Record<string, Scenario> = {
     ],
   }),
   "other-model thinking becomes text; blank thinking dropped": () => ({
-    messages: [user("think"), assistant(OTHER_CLAUDE, [thinking("plan", "sig"), thinking("  ", "sig"), text("answer")]), user("ok")],
+    messages: [
+      user("think"),
+      assistant(OTHER_CLAUDE, [thinking("plan", "sig"), thinking("  ", "sig"), text("answer")]),
+      user("ok"),
+    ],
   }),
   "redacted thinking: kept for the same model": (m) => ({
-    messages: [user("q"), assistant(sourceOf(m), [thinking("[Reasoning redacted]", "opaque==", true), text("a")]), user("q2")],
+    messages: [
+      user("q"),
+      assistant(sourceOf(m), [thinking("[Reasoning redacted]", "opaque==", true), text("a")]),
+      user("q2"),
+    ],
   }),
   "redacted thinking without payload (same model)": (m) => ({
     messages: [user("q"), assistant(sourceOf(m), [thinking("[Reasoning redacted]", undefined, true)]), user("q2")],
   }),
   "redacted thinking: dropped for another model": () => ({
-    messages: [user("q"), assistant(OTHER_CLAUDE, [thinking("[Reasoning redacted]", "opaque==", true), text("a")]), user("q2")],
+    messages: [
+      user("q"),
+      assistant(OTHER_CLAUDE, [thinking("[Reasoning redacted]", "opaque==", true), text("a")]),
+      user("q2"),
+    ],
   }),
   "errored and aborted turns are dropped": (m) => ({
     messages: [
@@ -252,7 +293,12 @@ const SCENARIOS: Record<string, Scenario> = {
     ],
   }),
   "assistant blank text blocks; an all-blank assistant is skipped": (m) => ({
-    messages: [user("q"), assistant(sourceOf(m), [text(""), text("  "), text("real")]), assistant(sourceOf(m), [text(" ")]), user("q2")],
+    messages: [
+      user("q"),
+      assistant(sourceOf(m), [text(""), text("  "), text("real")]),
+      assistant(sourceOf(m), [text(" ")]),
+      user("q2"),
+    ],
   }),
   "ends with an assistant message: no cache marker on messages": (m) => ({
     systemPrompt: "sys",
@@ -264,7 +310,11 @@ const SCENARIOS: Record<string, Scenario> = {
     tools: [{ name: `tool${LONE}`, description: `d${LONE_LOW}`, parameters: { type: "object", properties: {} } }],
     messages: [
       user(`héllo 中文 עברית ${LONE}🙈${LONE_LOW}${LONE}`),
-      assistant(sourceOf(m), [thinking(`plan ${LONE}`, "sig"), text(`ans ${LONE_LOW}x`), call("u1", "read", { s: LONE })], "toolUse"),
+      assistant(
+        sourceOf(m),
+        [thinking(`plan ${LONE}`, "sig"), text(`ans ${LONE_LOW}x`), call("u1", "read", { s: LONE })],
+        "toolUse",
+      ),
       result("u1", [text(`out ${LONE}`), text(`🙈${LONE_LOW}`)]),
       result("u1", [text(`img ${LONE}`), image()]),
       user([text(`${LONE}`), text(`last ${LONE}🙈`)]),
@@ -283,12 +333,20 @@ const SCENARIOS: Record<string, Scenario> = {
     ],
   }),
   "images for text-only and vision models alike": () => ({
-    messages: [user([text("a"), image(), image()]), assistant(OPENAI, [call("i1")], "toolUse"), result("i1", [image()])],
+    messages: [
+      user([text("a"), image(), image()]),
+      assistant(OPENAI, [call("i1")], "toolUse"),
+      result("i1", [image()]),
+    ],
   }),
   "tool call arguments: empty and nested": (m) => ({
     messages: [
       user("q"),
-      assistant(sourceOf(m), [call("n1", "read", {}), call("n2", "bash", { deep: { list: [1, "two", null], flag: true } })], "toolUse"),
+      assistant(
+        sourceOf(m),
+        [call("n1", "read", {}), call("n2", "bash", { deep: { list: [1, "two", null], flag: true } })],
+        "toolUse",
+      ),
       result("n1"),
       result("n2"),
     ],
@@ -332,7 +390,8 @@ describe("buildAnthropicPayload vs pi-ai streamSimple (anthropic-messages)", () 
     "every thinking level and cache retention on model-data edge %s",
     async (_label, target) => {
       for (const reasoning of LEVELS) {
-        for (const cacheRetention of RETENTIONS) await expectSameAsReference(target, { ...rich(target), reasoning, cacheRetention });
+        for (const cacheRetention of RETENTIONS)
+          await expectSameAsReference(target, { ...rich(target), reasoning, cacheRetention });
       }
     },
   );
@@ -347,11 +406,27 @@ const textArb = fc.oneof(
   }),
   fc.constantFrom("", "  ", "(image omitted: model does not support images)", "(see attached image)"),
 );
-const idArb = fc.constantFrom("toolu_01", "call_1|fc_2", "call_1|fc_3", LONG_ID, "id with space", `🙈${LONE}`, "x".repeat(64));
+const idArb = fc.constantFrom(
+  "toolu_01",
+  "call_1|fc_2",
+  "call_1|fc_3",
+  LONG_ID,
+  "id with space",
+  `🙈${LONE}`,
+  "x".repeat(64),
+);
 const imageArb = fc.constantFrom(image(), image("image/jpeg"));
-const textBlockArb = fc.record({ type: fc.constant("text" as const), text: textArb, textSignature: fc.constantFrom("sig") }, { requiredKeys: ["type", "text"] });
+const textBlockArb = fc.record(
+  { type: fc.constant("text" as const), text: textArb, textSignature: fc.constantFrom("sig") },
+  { requiredKeys: ["type", "text"] },
+);
 const thinkingArb = fc.record(
-  { type: fc.constant("thinking" as const), thinking: textArb, thinkingSignature: fc.constantFrom("sig", "", " "), redacted: fc.boolean() },
+  {
+    type: fc.constant("thinking" as const),
+    thinking: textArb,
+    thinkingSignature: fc.constantFrom("sig", "", " "),
+    redacted: fc.boolean(),
+  },
   { requiredKeys: ["type", "thinking"] },
 );
 const toolCallArb = fc.record(
@@ -387,7 +462,11 @@ function messageArb(target: RefModel): fc.Arbitrary<LlmMessage> {
 const toolDefArb = fc.record({
   name: fc.constantFrom("read", "bash", "Edit"),
   description: textArb,
-  parameters: fc.constantFrom({ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object" }, {}),
+  parameters: fc.constantFrom(
+    { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+    { type: "object" },
+    {},
+  ),
 });
 
 const caseArb = fc.constantFrom(...ANTHROPIC_API_MODELS).chain((target) =>
@@ -407,7 +486,9 @@ const caseArb = fc.constantFrom(...ANTHROPIC_API_MODELS).chain((target) =>
 describe("property: random requests over every anthropic-messages model", () => {
   it("our body deep-equals pi-ai's", async () => {
     await fc.assert(
-      fc.asyncProperty(caseArb, async ({ target, request }) => expectSameAsReference(target, request as PayloadRequest)),
+      fc.asyncProperty(caseArb, async ({ target, request }) =>
+        expectSameAsReference(target, request as PayloadRequest),
+      ),
       { numRuns: 1500 },
     );
   });

@@ -10,7 +10,13 @@ import { referenceLoad, referenceSessionPayload } from "../reference/pi-session.
 import { corpusFiles, HAS_CORPUS } from "../support/corpus.ts";
 import { ourPayload, ourSession } from "../support/ours.ts";
 
-const MODELS = ["session", "anthropic/claude-sonnet-4-5", "openai/gpt-5.1-codex", "xai/grok-4", "google/gemini-2.5-pro"];
+const MODELS = [
+  "session",
+  "anthropic/claude-sonnet-4-5",
+  "openai/gpt-5.1-codex",
+  "xai/grok-4",
+  "google/gemini-2.5-pro",
+];
 
 describe.skipIf(!HAS_CORPUS)("corpus: payloads identical to pi", () => {
   for (const file of corpusFiles()) {

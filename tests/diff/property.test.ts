@@ -5,7 +5,13 @@ import { referenceLoad, referenceSessionPayload } from "../reference/pi-session.
 import { sessionText } from "../support/arbitrary-session.ts";
 import { ourPayload, ourSession } from "../support/ours.ts";
 
-const MODELS = ["session", "anthropic/claude-sonnet-4-5", "openai/gpt-5.1-codex", "xai/grok-4", "google/gemini-2.5-pro"];
+const MODELS = [
+  "session",
+  "anthropic/claude-sonnet-4-5",
+  "openai/gpt-5.1-codex",
+  "xai/grok-4",
+  "google/gemini-2.5-pro",
+];
 const RUNS = Number(process.env["PROPERTY_RUNS"] ?? 150);
 
 describe("generated sessions", () => {

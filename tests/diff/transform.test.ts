@@ -5,7 +5,15 @@ import { referenceModel } from "../reference/pi.ts";
 
 const model = referenceModel("anthropic", "claude-sonnet-4-5") as unknown as ModelInfo;
 const assistant = (content: unknown[], stopReason = "toolUse", m = "gpt-5"): LlmMessage =>
-  ({ role: "assistant", content, api: "openai-responses", provider: "openai", model: m, stopReason, timestamp: 1 }) as LlmMessage;
+  ({
+    role: "assistant",
+    content,
+    api: "openai-responses",
+    provider: "openai",
+    model: m,
+    stopReason,
+    timestamp: 1,
+  }) as LlmMessage;
 
 describe("transformForModel", () => {
   it("synthesises a result for an orphaned tool call and drops an aborted turn", () => {
@@ -24,14 +32,22 @@ describe("transformForModel", () => {
 
   it("turns another model's thinking into text and drops empty thinking", () => {
     const messages: LlmMessage[] = [
-      assistant([
-        { type: "thinking", thinking: "  " },
-        { type: "thinking", thinking: "plan", thinkingSignature: "sig" },
-        { type: "text", text: "done", textSignature: "x" },
-      ], "stop"),
+      assistant(
+        [
+          { type: "thinking", thinking: "  " },
+          { type: "thinking", thinking: "plan", thinkingSignature: "sig" },
+          { type: "text", text: "done", textSignature: "x" },
+        ],
+        "stop",
+      ),
     ];
     const result = transformForModel(messages, model);
-    expect(result.messages[0]).toMatchObject({ content: [{ type: "text", text: "plan" }, { type: "text", text: "done" }] });
+    expect(result.messages[0]).toMatchObject({
+      content: [
+        { type: "text", text: "plan" },
+        { type: "text", text: "done" },
+      ],
+    });
     expect(JSON.stringify(result.messages[0])).not.toContain("textSignature");
   });
 });

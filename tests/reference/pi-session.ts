@@ -3,7 +3,12 @@
  * (SessionManager's reading, migration and index; buildSessionContext; convertToLlm; then streamSimple).
  * Used only by differential tests and benchmarks.
  */
-import { buildSessionContext, convertToLlm, migrateSessionEntries, parseSessionEntries } from "@mariozechner/pi-coding-agent";
+import {
+  buildSessionContext,
+  convertToLlm,
+  migrateSessionEntries,
+  parseSessionEntries,
+} from "@mariozechner/pi-coding-agent";
 import type { Api, Model, ThinkingLevel } from "@mariozechner/pi-ai";
 import { referenceModel, referencePayload } from "./pi.ts";
 
@@ -29,7 +34,8 @@ export function referenceLoad(text: string): ReferenceSession {
     }
   });
   const header = entries[0];
-  if (!header || header.type !== "session" || typeof header.id !== "string") return { entries: [], lines: [], headerId: undefined };
+  if (!header || header.type !== "session" || typeof header.id !== "string")
+    return { entries: [], lines: [], headerId: undefined };
   migrateSessionEntries(entries as never);
   return { entries, lines, headerId: header.id as string };
 }
@@ -42,7 +48,10 @@ export interface ReferenceRequest {
 }
 
 /** pi's payload for the leaf on `leafLine` (default: the last entry), or the error pi raises. */
-export async function referenceSessionPayload(session: ReferenceSession, request: ReferenceRequest): Promise<{ payload: unknown } | { error: string }> {
+export async function referenceSessionPayload(
+  session: ReferenceSession,
+  request: ReferenceRequest,
+): Promise<{ payload: unknown } | { error: string }> {
   const entries = session.entries.filter((e) => e.type !== "session");
   const byId = new Map<unknown, Entry>();
   for (const entry of entries) byId.set(entry.id, entry);
@@ -63,5 +72,9 @@ export async function referenceSessionPayload(session: ReferenceSession, request
   }
   if (!model) return { error: "unknown model" };
   const reasoning = context.thinkingLevel === "off" ? undefined : (context.thinkingLevel as ThinkingLevel);
-  return referencePayload(model, { systemPrompt: request.systemPrompt, messages, tools: undefined }, { reasoning, sessionId: session.headerId });
+  return referencePayload(
+    model,
+    { systemPrompt: request.systemPrompt, messages, tools: undefined },
+    { reasoning, sessionId: session.headerId },
+  );
 }

@@ -8,7 +8,11 @@ import type { Api, Context, Model, ThinkingLevel } from "@mariozechner/pi-ai";
 const CAPTURED = Symbol("captured");
 
 /** An API key shaped like a ChatGPT token, as openai-codex models require (a JWT with an account id claim). */
-export const FAKE_CODEX_JWT = ["e30", btoaUrl(JSON.stringify({ "https://api.openai.com/auth": { chatgpt_account_id: "acct_test" } })), "sig"].join(".");
+export const FAKE_CODEX_JWT = [
+  "e30",
+  btoaUrl(JSON.stringify({ "https://api.openai.com/auth": { chatgpt_account_id: "acct_test" } })),
+  "sig",
+].join(".");
 
 function btoaUrl(s: string): string {
   return Buffer.from(s).toString("base64url");

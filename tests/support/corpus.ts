@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 export const CORPUS_DIR = fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
 export const HAS_CORPUS = existsSync(join(CORPUS_DIR, "pi"));
 
-if (!HAS_CORPUS) console.log(`note: ${CORPUS_DIR} is absent; corpus tests are skipped (the project's own fixtures still run)`);
+if (!HAS_CORPUS)
+  console.log(`note: ${CORPUS_DIR} is absent; corpus tests are skipped (the project's own fixtures still run)`);
 
 export function corpusFiles(folder = "pi"): string[] {
   if (!HAS_CORPUS) return [];

@@ -8,13 +8,21 @@ export function ourSession(text: string, name = "test.jsonl") {
   return indexTree(loadSessionText(name, text));
 }
 
-export function ourPayload(tree: ReturnType<typeof ourSession>, leaf: number, model: string, systemPrompt?: string): { payload: unknown } | { error: string } {
+export function ourPayload(
+  tree: ReturnType<typeof ourSession>,
+  leaf: number,
+  model: string,
+  systemPrompt?: string,
+): { payload: unknown } | { error: string } {
   let target;
   if (model !== "session") {
     const ref = parseModelRef(model);
     target = ref && findModel(ref.provider, ref.id);
     if (!target) return { error: "unknown model" };
   }
-  const result = projectLeaf(tree, leaf, { ...(target ? { model: target } : {}), ...(systemPrompt ? { systemPrompt } : {}) });
+  const result = projectLeaf(tree, leaf, {
+    ...(target ? { model: target } : {}),
+    ...(systemPrompt ? { systemPrompt } : {}),
+  });
   return result.ok ? { payload: result.value.payload.body } : { error: result.error };
 }

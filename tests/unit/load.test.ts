@@ -28,7 +28,11 @@ describe("loading variants", () => {
     expect(codes(VARIANTS["malformed-line"]!)).toEqual([["not-json", 3]]);
     expect(codes(VARIANTS["two-objects-on-a-line"]!)).toEqual([["multiple-values", 5]]);
     expect(codes(VARIANTS["truncated-last-line"]!)).toEqual([["truncated-line", 8]]);
-    expect(codes(VARIANTS["non-object-line"]!)).toEqual([["not-object", 4], ["not-object", 5], ["not-object", 6]]);
+    expect(codes(VARIANTS["non-object-line"]!)).toEqual([
+      ["not-object", 4],
+      ["not-object", 5],
+      ["not-object", 6],
+    ]);
     const message = loadSessionText("f", VARIANTS["malformed-line"]!).diagnostics[0]!.message;
     expect(message).toMatch(/^Line 3 is not JSON.*The rest of the file was loaded\.$/);
   });
@@ -36,7 +40,11 @@ describe("loading variants", () => {
   it("reports unknown types, roles and fields once each, and keeps the entries", () => {
     const file = loadSessionText("f", VARIANTS["unknown-types-and-fields"]!);
     expect(file.entries.map((e) => e.type)).toEqual(["message", "future_entry", "message", "message"]);
-    const messages = (code: string) => file.diagnostics.filter((d) => d.code === code).map((d) => d.message).join(" ");
+    const messages = (code: string) =>
+      file.diagnostics
+        .filter((d) => d.code === code)
+        .map((d) => d.message)
+        .join(" ");
     expect(messages("unknown-entry-type")).toContain('"future_entry"');
     expect(messages("unknown-role")).toContain('"widget"');
     expect(messages("unknown-field")).toContain("mood");

@@ -44,7 +44,10 @@ describe("indexTree", () => {
   it("reports a parent cycle, and a path into it fails instead of hanging", () => {
     for (const [name, text] of Object.entries(HANGS_PI)) {
       const t = tree(name, text);
-      expect(t.diagnostics.some((d) => d.code === "parent-cycle"), name).toBe(true);
+      expect(
+        t.diagnostics.some((d) => d.code === "parent-cycle"),
+        name,
+      ).toBe(true);
       const inCycle = [...t.inCycle][0]!;
       expect(pathToLeaf(t, inCycle)).toMatchObject({ ok: false });
     }
@@ -54,7 +57,17 @@ describe("indexTree", () => {
 
   it("indexes a 100,000-deep chain without recursion", () => {
     const lines = [JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/" })];
-    for (let i = 0; i < 100_000; i += 1) lines.push(JSON.stringify({ type: "label", id: `e${i}`, parentId: i ? `e${i - 1}` : null, timestamp: "t", targetId: "x", label: "y" }));
+    for (let i = 0; i < 100_000; i += 1)
+      lines.push(
+        JSON.stringify({
+          type: "label",
+          id: `e${i}`,
+          parentId: i ? `e${i - 1}` : null,
+          timestamp: "t",
+          targetId: "x",
+          label: "y",
+        }),
+      );
     const t = indexTree(loadSessionText("deep", lines.join("\n")));
     const path = pathToLeaf(t, t.defaultLeaf!);
     expect(path.ok && path.value.length).toBe(100_000);

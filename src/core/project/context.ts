@@ -49,20 +49,41 @@ function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessag
       return raw["message"] as AgentMessage;
     case "custom_message":
       if (options.excludeCustomTypes?.includes(String(raw["customType"]))) {
-        return { kind: "excluded", rule: "custom-types", reason: `extension message of type "${String(raw["customType"])}" left out by rule` };
+        return {
+          kind: "excluded",
+          rule: "custom-types",
+          reason: `extension message of type "${String(raw["customType"])}" left out by rule`,
+        };
       }
-      return { role: "custom", customType: raw["customType"], content: raw["content"], display: raw["display"], details: raw["details"], timestamp: time(raw["timestamp"]) };
+      return {
+        role: "custom",
+        customType: raw["customType"],
+        content: raw["content"],
+        display: raw["display"],
+        details: raw["details"],
+        timestamp: time(raw["timestamp"]),
+      };
     case "branch_summary":
       if (!raw["summary"]) return { kind: "no-message", reason: "branch summary with an empty summary (pi skips it)" };
-      if (options.includeBranchSummaries === false) return { kind: "excluded", rule: "branch-summaries", reason: "branch summaries left out by rule" };
-      return { role: "branchSummary", summary: raw["summary"], fromId: raw["fromId"], timestamp: time(raw["timestamp"]) };
+      if (options.includeBranchSummaries === false)
+        return { kind: "excluded", rule: "branch-summaries", reason: "branch summaries left out by rule" };
+      return {
+        role: "branchSummary",
+        summary: raw["summary"],
+        fromId: raw["fromId"],
+        timestamp: time(raw["timestamp"]),
+      };
     case "model_change":
       return { kind: "setting", what: "model" };
     case "thinking_level_change":
       return { kind: "setting", what: "thinking level" };
     case "compaction":
       return options.applyCompaction === false
-        ? { kind: "excluded", rule: "apply-compaction", reason: "compaction not applied by rule: the whole path is sent" }
+        ? {
+            kind: "excluded",
+            rule: "apply-compaction",
+            reason: "compaction not applied by rule: the whole path is sent",
+          }
         : { kind: "no-message", reason: "an earlier compaction, superseded by a later one on this path" };
     default:
       return { kind: "no-message", reason: `${entry.type} entries do not reach the model` };
@@ -74,17 +95,21 @@ function isFate(value: AgentMessage | ContextFate): value is ContextFate {
 }
 
 /** The path's thinking level and model, as pi reads them (the last change wins; assistant messages set the model). */
-function readSettings(path: readonly SessionEntry[]): Result<Pick<AgentContext, "thinkingLevel" | "model"> & { compaction: number | undefined }> {
+function readSettings(
+  path: readonly SessionEntry[],
+): Result<Pick<AgentContext, "thinkingLevel" | "model"> & { compaction: number | undefined }> {
   let thinkingLevel = "off";
   let model: AgentContext["model"];
   let compaction: number | undefined;
   for (const [position, entry] of path.entries()) {
     const raw = entry.raw;
     if (entry.type === "thinking_level_change") thinkingLevel = raw["thinkingLevel"] as string;
-    else if (entry.type === "model_change") model = { provider: raw["provider"] as string, modelId: raw["modelId"] as string };
+    else if (entry.type === "model_change")
+      model = { provider: raw["provider"] as string, modelId: raw["modelId"] as string };
     else if (entry.type === "message") {
       const message = raw["message"];
-      if (message === null || message === undefined) return err(`the message entry on line ${entry.line} has no message; pi fails reading it`);
+      if (message === null || message === undefined)
+        return err(`the message entry on line ${entry.line} has no message; pi fails reading it`);
       const m = message as Record<string, unknown>;
       if (m["role"] === "assistant") model = { provider: m["provider"] as string, modelId: m["model"] as string };
     } else if (entry.type === "compaction") compaction = position;
@@ -115,7 +140,12 @@ export function toAgentMessages(path: readonly SessionEntry[], options: ContextO
     path.forEach(append);
   } else {
     const raw = compaction.raw;
-    messages.push({ role: "compactionSummary", summary: raw["summary"], tokensBefore: raw["tokensBefore"], timestamp: time(raw["timestamp"]) });
+    messages.push({
+      role: "compactionSummary",
+      summary: raw["summary"],
+      tokensBefore: raw["tokensBefore"],
+      timestamp: time(raw["timestamp"]),
+    });
     sources.push(compaction.index);
     fates.set(compaction.index, { kind: "compaction-summary" });
     let kept = false;

@@ -40,8 +40,10 @@ export function bashExecutionToText(m: AgentMessage): string {
   text += m["output"] ? `\`\`\`\n${String(m["output"])}\n\`\`\`` : "(no output)";
   const exitCode = m["exitCode"];
   if (m["cancelled"]) text += "\n\n(command cancelled)";
-  else if (exitCode !== null && exitCode !== undefined && exitCode !== 0) text += `\n\nCommand exited with code ${String(exitCode)}`;
-  if (m["truncated"] && m["fullOutputPath"]) text += `\n\n[Output truncated. Full output: ${String(m["fullOutputPath"])}]`;
+  else if (exitCode !== null && exitCode !== undefined && exitCode !== 0)
+    text += `\n\nCommand exited with code ${String(exitCode)}`;
+  if (m["truncated"] && m["fullOutputPath"])
+    text += `\n\n[Output truncated. Full output: ${String(m["fullOutputPath"])}]`;
   return text;
 }
 
@@ -52,7 +54,11 @@ function convertOne(m: AgentMessage, options: ConvertOptions): LlmMessage | Conv
   switch (m.role) {
     case "bashExecution":
       if (m["excludeFromContext"] && options.honourExcludeFromContext !== false) {
-        return { kind: "excluded", rule: "exclude-from-context", reason: "bash command run with !! (excludeFromContext)" };
+        return {
+          kind: "excluded",
+          rule: "exclude-from-context",
+          reason: "bash command run with !! (excludeFromContext)",
+        };
       }
       return userText(bashExecutionToText(m), m["timestamp"]);
     case "custom": {
@@ -68,7 +74,10 @@ function convertOne(m: AgentMessage, options: ConvertOptions): LlmMessage | Conv
     case "toolResult":
       return m as unknown as LlmMessage;
     default:
-      return { kind: "dropped", reason: `role ${JSON.stringify(m.role)} is not one convertToLlm knows, so pi leaves it out` };
+      return {
+        kind: "dropped",
+        reason: `role ${JSON.stringify(m.role)} is not one convertToLlm knows, so pi leaves it out`,
+      };
   }
 }
 
@@ -77,8 +86,11 @@ export function blockImages(message: LlmMessage): LlmMessage {
   if (message.role === "assistant" || !Array.isArray(message.content)) return message;
   const content = message.content as readonly (TextContent | ImageContent)[];
   if (!content.some((c) => c.type === "image")) return message;
-  const mapped = content.map((c): TextContent | ImageContent => (c.type === "image" ? { type: "text", text: IMAGES_BLOCKED_TEXT } : c));
-  const isPlaceholder = (c: TextContent | ImageContent | undefined) => c?.type === "text" && c.text === IMAGES_BLOCKED_TEXT;
+  const mapped = content.map((c): TextContent | ImageContent =>
+    c.type === "image" ? { type: "text", text: IMAGES_BLOCKED_TEXT } : c,
+  );
+  const isPlaceholder = (c: TextContent | ImageContent | undefined) =>
+    c?.type === "text" && c.text === IMAGES_BLOCKED_TEXT;
   const deduped = mapped.filter((c, i) => !(isPlaceholder(c) && i > 0 && isPlaceholder(mapped[i - 1])));
   return { ...message, content: deduped } as LlmMessage;
 }

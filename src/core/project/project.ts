@@ -2,7 +2,14 @@
  * The whole projection for one leaf and one model: path → agent messages → LLM messages → payload,
  * with the fate of every path entry and the entries behind every message and payload item.
  */
-import type { CacheRetention, LlmMessage, ModelInfo, PayloadResult, ThinkingLevel, ToolDefinition } from "../llm/types.ts";
+import type {
+  CacheRetention,
+  LlmMessage,
+  ModelInfo,
+  PayloadResult,
+  ThinkingLevel,
+  ToolDefinition,
+} from "../llm/types.ts";
 import { findModel } from "../models/registry.ts";
 import { buildPayload } from "../providers/index.ts";
 import { err, ok, type Result } from "../result.ts";
@@ -47,13 +54,18 @@ export interface Projection {
 
 /** The model the path ends with, looked up in pi-ai's registry. */
 export function sessionModel(context: AgentContext): Result<ModelInfo> {
-  if (!context.model) return err("no model on this path (no model_change entry and no assistant message before the leaf); pass a model");
+  if (!context.model)
+    return err("no model on this path (no model_change entry and no assistant message before the leaf); pass a model");
   const { provider, modelId } = context.model;
   const model = findModel(provider, modelId);
   return model ? ok(model) : err(`the session's model ${provider}/${modelId} is not in pi-ai's model registry`);
 }
 
-function combineFates(context: AgentContext, llm: LlmConversion, transformDrops: ReadonlyMap<number, string>): Map<number, EntryFate> {
+function combineFates(
+  context: AgentContext,
+  llm: LlmConversion,
+  transformDrops: ReadonlyMap<number, string>,
+): Map<number, EntryFate> {
   const fates = new Map<number, EntryFate>();
   for (const [entry, fate] of context.fates) fates.set(entry, fate.kind === "message" ? { kind: "in-context" } : fate);
   llm.fates.forEach((fate, agentIndex) => {

@@ -186,7 +186,7 @@ export function toAnthropicMessages(
   const source = transformed.messages;
   const messages: AnthropicMessage[] = [];
   const origins: number[][] = [];
-  for (let i = 0; i < source.length; ) {
+  for (let i = 0; i < source.length;) {
     const message = source[i] as LlmMessage;
     const count = message.role === "toolResult" ? toolResultRunLength(source, i) : 1;
     const converted = toAnthropicMessage(source.slice(i, i + count));

@@ -112,7 +112,11 @@ function thinkingFields(model: ModelInfo, plan: ThinkingPlan): Record<string, un
       };
     case "budget":
       return {
-        thinking: { type: "enabled", budget_tokens: plan.budgetTokens || FALLBACK_BUDGET_TOKENS, display: "summarized" },
+        thinking: {
+          type: "enabled",
+          budget_tokens: plan.budgetTokens || FALLBACK_BUDGET_TOKENS,
+          display: "summarized",
+        },
       };
     default:
       return assertNever(plan, "thinking plan");
@@ -120,9 +124,16 @@ function thinkingFields(model: ModelInfo, plan: ThinkingPlan): Record<string, un
 }
 
 /** The `system` field: one cached text block, or nothing without a system prompt. */
-function systemField(systemPrompt: string | undefined, cacheControl: CacheControl | undefined): Record<string, unknown> {
+function systemField(
+  systemPrompt: string | undefined,
+  cacheControl: CacheControl | undefined,
+): Record<string, unknown> {
   if (!systemPrompt) return {};
-  const block = { type: "text", text: removeLoneSurrogates(systemPrompt), ...(cacheControl && { cache_control: cacheControl }) };
+  const block = {
+    type: "text",
+    text: removeLoneSurrogates(systemPrompt),
+    ...(cacheControl && { cache_control: cacheControl }),
+  };
   return { system: [block] };
 }
 

@@ -45,11 +45,15 @@ export function isSupportedApi(api: string): boolean {
 export function buildPayload(model: ModelInfo, request: PayloadRequest): Result<PayloadResult> {
   const builder = BUILDERS[model.api];
   if (!builder) {
-    return err(`Context Lens cannot build ${model.api} requests yet (model ${model.provider}/${model.id}); supported APIs: ${SUPPORTED_APIS.join(", ")}`);
+    return err(
+      `Context Lens cannot build ${model.api} requests yet (model ${model.provider}/${model.id}); supported APIs: ${SUPPORTED_APIS.join(", ")}`,
+    );
   }
   const variable = unresolvedBaseUrlVariable(model);
   if (variable) {
-    return err(`pi-ai would not build this request: ${variable} is required for provider ${model.provider} (its base URL needs it) but is not set`);
+    return err(
+      `pi-ai would not build this request: ${variable} is required for provider ${model.provider} (its base URL needs it) but is not set`,
+    );
   }
   try {
     return ok(builder(model, request));

@@ -46,8 +46,12 @@ function share(values: readonly { value: unknown }[], test: (value: unknown) => 
   return hits / values.length;
 }
 
-export function classifyFile(values: readonly { readonly line: number; readonly value: unknown }[], stats: LineStats): Classified {
-  if (stats.nulBytes) return { kind: "binary", description: "This is a binary file, not a pi session (JSON Lines text)." };
+export function classifyFile(
+  values: readonly { readonly line: number; readonly value: unknown }[],
+  stats: LineStats,
+): Classified {
+  if (stats.nulBytes)
+    return { kind: "binary", description: "This is a binary file, not a pi session (JSON Lines text)." };
   if (stats.bytes === 0 || (values.length === 0 && stats.lines === 0)) {
     return { kind: "empty", description: "The file is empty: there is no session header and no entries." };
   }
@@ -58,7 +62,8 @@ export function classifyFile(values: readonly { readonly line: number; readonly 
     if (rest.length > 0 && share(rest, (v) => PI_EVENT_TYPES.has(typeOf(v) as string)) > 0.5) {
       return {
         kind: "pi-json-events",
-        description: "This is pi's `--mode json` event output (agent_start, message_update, …), not a session file. Open the session file from ~/.pi/agent/sessions instead.",
+        description:
+          "This is pi's `--mode json` event output (agent_start, message_update, …), not a session file. Open the session file from ~/.pi/agent/sessions instead.",
       };
     }
     return { kind: "pi-session", description: "A pi session file." };
@@ -70,7 +75,8 @@ function classifyUnparsed(stats: LineStats): Classified {
   if (stats.lines > 1) {
     return {
       kind: "json-document",
-      description: "No line of this file is a JSON value on its own: it looks like a pretty-printed JSON document or plain text, not a pi session (JSON Lines).",
+      description:
+        "No line of this file is a JSON value on its own: it looks like a pretty-printed JSON document or plain text, not a pi session (JSON Lines).",
     };
   }
   return { kind: "text", description: "This file is not JSON, so it is not a pi session." };
@@ -78,17 +84,34 @@ function classifyUnparsed(stats: LineStats): Classified {
 
 function classifyForeign(sample: readonly { value: unknown }[], first: unknown): Classified {
   const has = (key: string) => share(sample, (v) => isObject(v) && key in v) > 0.5;
-  if (share(sample, (v) => CLAUDE_CODE_TYPES.has(typeOf(v) as string)) > 0.5 && (has("uuid") || has("sessionId") || has("parentUuid"))) {
-    return { kind: "claude-code", description: "This is a Claude Code transcript (entries with uuid/parentUuid), not a pi session." };
+  if (
+    share(sample, (v) => CLAUDE_CODE_TYPES.has(typeOf(v) as string)) > 0.5 &&
+    (has("uuid") || has("sessionId") || has("parentUuid"))
+  ) {
+    return {
+      kind: "claude-code",
+      description: "This is a Claude Code transcript (entries with uuid/parentUuid), not a pi session.",
+    };
   }
-  if (share(sample, (v) => CODEX_TYPES.has(typeOf(v) as string)) > 0.5 || (isObject(first) && "instructions" in first && !("type" in first))) {
-    return { kind: "codex", description: "This is an OpenAI Codex CLI transcript (session_meta/response_item lines), not a pi session." };
+  if (
+    share(sample, (v) => CODEX_TYPES.has(typeOf(v) as string)) > 0.5 ||
+    (isObject(first) && "instructions" in first && !("type" in first))
+  ) {
+    return {
+      kind: "codex",
+      description: "This is an OpenAI Codex CLI transcript (session_meta/response_item lines), not a pi session.",
+    };
   }
   if (sample.length === 1) {
-    return { kind: "json-document", description: "This is a single JSON value, not a pi session: a session starts with a header line {\"type\":\"session\",\"id\":…}." };
+    return {
+      kind: "json-document",
+      description:
+        'This is a single JSON value, not a pi session: a session starts with a header line {"type":"session","id":…}.',
+    };
   }
   return {
     kind: "jsonl",
-    description: "This is JSON Lines, but its first line is not a pi session header ({\"type\":\"session\",\"id\":…}); pi would not load it.",
+    description:
+      'This is JSON Lines, but its first line is not a pi session header ({"type":"session","id":…}); pi would not load it.',
   };
 }

@@ -44,7 +44,8 @@ export class LineSplitter {
     if (!this.#nulBytes && hasZeroByte(chunk)) this.#nulBytes = true;
     this.#bytes += chunk.byteLength;
     const text = this.#decoder.decode(chunk, { stream: true });
-    if (!this.#invalidUtf8 && text.includes("\uFFFD")) this.#invalidUtf8 = countReplacementChars(text) > countEncodedReplacements(chunk);
+    if (!this.#invalidUtf8 && text.includes("\uFFFD"))
+      this.#invalidUtf8 = countReplacementChars(text) > countEncodedReplacements(chunk);
     this.#consume(text);
   }
 

@@ -53,11 +53,25 @@ export class SessionLoader {
         this.#values.push({ line: line.number, value: parsed.value });
         return;
       case "multiple-values":
-        this.#report(line.number, "multiple-values", `holds ${parsed.count} JSON objects on one line; pi skips the whole line, so none of them is loaded`);
+        this.#report(
+          line.number,
+          "multiple-values",
+          `holds ${parsed.count} JSON objects on one line; pi skips the whole line, so none of them is loaded`,
+        );
         return;
       case "incomplete":
-        if (line.unterminated) this.#report(line.number, "truncated-line", "is cut off at the end of the file (an interrupted write?); pi skips it");
-        else this.#report(line.number, "not-json", `is not JSON: its object is never closed (${parsed.reason}); pi skips it`);
+        if (line.unterminated)
+          this.#report(
+            line.number,
+            "truncated-line",
+            "is cut off at the end of the file (an interrupted write?); pi skips it",
+          );
+        else
+          this.#report(
+            line.number,
+            "not-json",
+            `is not JSON: its object is never closed (${parsed.reason}); pi skips it`,
+          );
         return;
       case "not-json":
         this.#report(line.number, "not-json", `is not JSON (${parsed.reason}); pi skips it`);
@@ -66,17 +80,37 @@ export class SessionLoader {
   }
 
   #report(line: number, code: Diagnostic["code"], what: string): void {
-    this.#diagnostics.push({ severity: "error", code, line, message: `Line ${line} ${what}. The rest of the file was loaded.` });
+    this.#diagnostics.push({
+      severity: "error",
+      code,
+      line,
+      message: `Line ${line} ${what}. The rest of the file was loaded.`,
+    });
   }
 }
 
 function fileDiagnostics(stats: LineStats): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (stats.bom) out.push({ severity: "info", code: "bom", line: 1, message: "The file starts with a UTF-8 byte-order mark; it was ignored, as pi does." });
+  if (stats.bom)
+    out.push({
+      severity: "info",
+      code: "bom",
+      line: 1,
+      message: "The file starts with a UTF-8 byte-order mark; it was ignored, as pi does.",
+    });
   if (stats.crlfLines > 0) {
-    out.push({ severity: "info", code: "crlf", message: `${stats.crlfLines} line(s) end in CRLF (Windows line endings); read as plain line ends, as pi does.` });
+    out.push({
+      severity: "info",
+      code: "crlf",
+      message: `${stats.crlfLines} line(s) end in CRLF (Windows line endings); read as plain line ends, as pi does.`,
+    });
   }
-  if (stats.invalidUtf8) out.push({ severity: "warning", code: "invalid-utf8", message: "The file holds bytes that are not valid UTF-8; they were read as U+FFFD." });
+  if (stats.invalidUtf8)
+    out.push({
+      severity: "warning",
+      code: "invalid-utf8",
+      message: "The file holds bytes that are not valid UTF-8; they were read as U+FFFD.",
+    });
   return out;
 }
 
@@ -90,8 +124,21 @@ export function buildSessionFile(
   const kind = classifyFile(values, stats);
   const first = values[0];
   if (kind.kind !== "pi-session" || !first || !isPiHeader(first.value)) {
-    diagnostics.unshift({ severity: "error", code: kind.kind === "empty" ? "empty-file" : "not-a-session", message: kind.description });
-    return { name, kind: kind.kind, kindDescription: kind.description, header: undefined, version: 0, entries: [], diagnostics, stats };
+    diagnostics.unshift({
+      severity: "error",
+      code: kind.kind === "empty" ? "empty-file" : "not-a-session",
+      message: kind.description,
+    });
+    return {
+      name,
+      kind: kind.kind,
+      kindDescription: kind.description,
+      header: undefined,
+      version: 0,
+      entries: [],
+      diagnostics,
+      stats,
+    };
   }
   const header = first.value as SessionHeader;
   const version = typeof header.version === "number" ? header.version : 1;

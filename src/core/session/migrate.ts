@@ -74,11 +74,21 @@ export function migrateEntries(
   values.forEach(({ value, line }, position) => {
     if (position === 0) return;
     if (!isObject(value)) {
-      diagnostics.push({ severity: "error", code: "not-object", line, message: `Line ${line} is JSON but not an object (${describe(value)}); it cannot be a session entry and was left out.` });
+      diagnostics.push({
+        severity: "error",
+        code: "not-object",
+        line,
+        message: `Line ${line} is JSON but not an object (${describe(value)}); it cannot be a session entry and was left out.`,
+      });
       return;
     }
     if (value["type"] === "session") {
-      diagnostics.push({ severity: "warning", code: "header-not-first", line, message: `Line ${line} is a second session header; pi ignores it.` });
+      diagnostics.push({
+        severity: "warning",
+        code: "header-not-first",
+        line,
+        message: `Line ${line} is a second session header; pi ignores it.`,
+      });
       return;
     }
     let raw = v1?.get(position) ?? value;

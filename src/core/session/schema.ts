@@ -88,7 +88,11 @@ const base = { id: z.string().optional(), parentId: z.string().nullable(), times
 
 const entrySchemas = {
   message: z.looseObject({ ...base, type: z.literal("message"), message: z.looseObject({ role: z.string() }) }),
-  thinking_level_change: z.looseObject({ ...base, type: z.literal("thinking_level_change"), thinkingLevel: z.string() }),
+  thinking_level_change: z.looseObject({
+    ...base,
+    type: z.literal("thinking_level_change"),
+    thinkingLevel: z.string(),
+  }),
   model_change: z.looseObject({ ...base, type: z.literal("model_change"), provider: z.string(), modelId: z.string() }),
   compaction: z.looseObject({
     ...base,
@@ -260,7 +264,9 @@ function conformance(schema: z.core.$ZodType): Conforms {
 }
 
 function conformanceOf<K extends string>(schemas: Readonly<Record<K, z.core.$ZodType>>): Readonly<Record<K, Conforms>> {
-  return Object.fromEntries(Object.entries<z.core.$ZodType>(schemas).map(([key, schema]) => [key, conformance(schema)])) as Record<K, Conforms>;
+  return Object.fromEntries(
+    Object.entries<z.core.$ZodType>(schemas).map(([key, schema]) => [key, conformance(schema)]),
+  ) as Record<K, Conforms>;
 }
 
 const entryConforms = conformanceOf(entrySchemas);

@@ -51,7 +51,11 @@ function indexIds(entries: readonly SessionEntry[], diagnostics: Diagnostic[]): 
   return byId;
 }
 
-function linkParents(entries: readonly SessionEntry[], byId: Map<string, number>, diagnostics: Diagnostic[]): (number | undefined)[] {
+function linkParents(
+  entries: readonly SessionEntry[],
+  byId: Map<string, number>,
+  diagnostics: Diagnostic[],
+): (number | undefined)[] {
   return entries.map((entry) => {
     if (!entry.parentId) return undefined;
     const parent = byId.get(entry.parentId);
@@ -130,7 +134,19 @@ export function indexTree(file: SessionFile): EntryTree {
     });
   }
   const defaultLeaf = entries.length > 0 ? entries.length - 1 : undefined;
-  return { file, entries, byId, parentOf, children, roots, labels: collectLabels(entries), name: sessionName(entries), defaultLeaf, inCycle, diagnostics };
+  return {
+    file,
+    entries,
+    byId,
+    parentOf,
+    children,
+    roots,
+    labels: collectLabels(entries),
+    name: sessionName(entries),
+    defaultLeaf,
+    inCycle,
+    diagnostics,
+  };
 }
 
 /** Entry indices from the root down to `leaf`, or why pi could not walk it. */
@@ -139,7 +155,9 @@ export function pathToLeaf(tree: EntryTree, leaf: number): Result<readonly numbe
   let node: number | undefined = leaf;
   while (node !== undefined) {
     if (tree.inCycle.has(node)) {
-      return err(`the path from line ${tree.entries[leaf]?.line} to the root runs into a parent cycle at line ${tree.entries[node]?.line}; pi would loop forever`);
+      return err(
+        `the path from line ${tree.entries[leaf]?.line} to the root runs into a parent cycle at line ${tree.entries[node]?.line}; pi would loop forever`,
+      );
     }
     path.push(node);
     node = tree.parentOf[node];

@@ -28,15 +28,7 @@ export interface SessionEntry {
 
 /** What a file turned out to be. Only "pi-session" has entries to project. */
 export type FileKind =
-  | "pi-session"
-  | "pi-json-events"
-  | "claude-code"
-  | "codex"
-  | "json-document"
-  | "jsonl"
-  | "text"
-  | "binary"
-  | "empty";
+  "pi-session" | "pi-json-events" | "claude-code" | "codex" | "json-document" | "jsonl" | "text" | "binary" | "empty";
 
 export interface SessionFile {
   readonly name: string;

@@ -29,19 +29,27 @@ export function validateEntries(entries: readonly SessionEntry[], diagnostics: D
   let invalid = 0;
   for (const entry of entries) {
     if (entry.id === undefined) {
-      diagnostics.push({ severity: "warning", code: "missing-id", line: entry.line, message: `Line ${entry.line} (${entry.type}) has no id; address it as line:${entry.line}.` });
+      diagnostics.push({
+        severity: "warning",
+        code: "missing-id",
+        line: entry.line,
+        message: `Line ${entry.line} (${entry.type}) has no id; address it as line:${entry.line}.`,
+      });
     }
     if (!isKnownEntryType(entry.raw["type"])) {
       tally(unknownTypes, String(entry.raw["type"] ?? "(none)"), entry.line);
       continue;
     }
     const type = entry.raw["type"];
-    for (const field of unknownFields(`entry:${type}`, entry.raw)) tally(extraFields, `${type} entry: ${field}`, entry.line);
+    for (const field of unknownFields(`entry:${type}`, entry.raw))
+      tally(extraFields, `${type} entry: ${field}`, entry.line);
     const message = entry.raw["message"];
     if (type === "message" && typeof message === "object" && message !== null) {
       const role = (message as Record<string, unknown>)["role"];
       if (!isKnownRole(role)) tally(unknownRoles, String(role), entry.line);
-      else for (const field of unknownFields(`role:${role}`, message as Record<string, unknown>)) tally(extraFields, `${role} message: ${field}`, entry.line);
+      else
+        for (const field of unknownFields(`role:${role}`, message as Record<string, unknown>))
+          tally(extraFields, `${role} message: ${field}`, entry.line);
     }
     const issues = checkEntry(type, entry.raw);
     if (issues.length === 0) continue;
@@ -57,15 +65,34 @@ export function validateEntries(entries: readonly SessionEntry[], diagnostics: D
     });
   }
   if (invalid > MAX_INVALID_REPORTS) {
-    diagnostics.push({ severity: "warning", code: "invalid-entry", message: `${invalid - MAX_INVALID_REPORTS} more entries do not match pi's schema (not listed one by one).` });
+    diagnostics.push({
+      severity: "warning",
+      code: "invalid-entry",
+      message: `${invalid - MAX_INVALID_REPORTS} more entries do not match pi's schema (not listed one by one).`,
+    });
   }
   for (const [type, t] of unknownTypes) {
-    diagnostics.push({ severity: "info", code: "unknown-entry-type", line: t.firstLine, message: `Entry type "${type}" is not one pi 0.73.1 writes (${times(t.count)}, first on line ${t.firstLine}); kept, and it does not reach the model.` });
+    diagnostics.push({
+      severity: "info",
+      code: "unknown-entry-type",
+      line: t.firstLine,
+      message: `Entry type "${type}" is not one pi 0.73.1 writes (${times(t.count)}, first on line ${t.firstLine}); kept, and it does not reach the model.`,
+    });
   }
   for (const [role, t] of unknownRoles) {
-    diagnostics.push({ severity: "info", code: "unknown-role", line: t.firstLine, message: `Message role "${role}" is not one pi 0.73.1 knows (${times(t.count)}, first on line ${t.firstLine}); kept, and convertToLlm leaves it out.` });
+    diagnostics.push({
+      severity: "info",
+      code: "unknown-role",
+      line: t.firstLine,
+      message: `Message role "${role}" is not one pi 0.73.1 knows (${times(t.count)}, first on line ${t.firstLine}); kept, and convertToLlm leaves it out.`,
+    });
   }
   for (const [field, t] of extraFields) {
-    diagnostics.push({ severity: "info", code: "unknown-field", line: t.firstLine, message: `Unknown field ${field} (${times(t.count)}, first on line ${t.firstLine}); kept.` });
+    diagnostics.push({
+      severity: "info",
+      code: "unknown-field",
+      line: t.firstLine,
+      message: `Unknown field ${field} (${times(t.count)}, first on line ${t.firstLine}); kept.`,
+    });
   }
 }

@@ -1,0 +1,153 @@
+/** The CLI as a person (or a script) uses it: real files, real process, stdout/stderr and exit codes. */
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { VARIANTS, NOT_SESSIONS } from "../fixtures/variants.ts";
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), "context-lens-cli-"));
+const file = (name: string) => join(dir, `${name}.jsonl`);
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+      cwd: process.cwd(),
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+beforeAll(() => {
+  for (const [name, text] of Object.entries(VARIANTS)) writeFileSync(file(name), text);
+  writeFileSync(file("pi-json-mode"), NOT_SESSIONS["pi-json-mode"]!.text as string);
+  writeFileSync(
+    join(dir, "tools.json"),
+    JSON.stringify([
+      {
+        name: "read",
+        description: "Read a file",
+        parameters: { type: "object", properties: { path: { type: "string" } } },
+      },
+    ]),
+  );
+  writeFileSync(join(dir, "bad-tools.json"), JSON.stringify([{ name: "read" }]));
+  writeFileSync(join(dir, "system.txt"), "You are pi.");
+});
+
+describe("cli payload", () => {
+  it("prints the default leaf's payload for the session's model as pretty JSON", async () => {
+    const { code, stdout, stderr } = await cli("payload", file("linear"));
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    const body = JSON.parse(stdout);
+    expect(body.model).toBe("claude-sonnet-4-5");
+    expect(body.messages).toHaveLength(4);
+  });
+
+  it("prints one JSON object per file × leaf × model with --jsonl, errors in place of payloads", async () => {
+    const { code, stdout } = await cli(
+      "payload",
+      file("branches"),
+      file("no-model"),
+      "--leaf",
+      "leaves",
+      "--model",
+      "session",
+      "--model",
+      "openai/gpt-5.1-codex",
+      "--jsonl",
+    );
+    expect(code).toBe(0);
+    const records = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(records.map((r) => [r.file, r.leaf, r.line, r.asked, r.model])).toEqual([
+      ["branches.jsonl", "a3", 9, "session", "anthropic/claude-sonnet-4-5"],
+      ["branches.jsonl", "a3", 9, "openai/gpt-5.1-codex", "openai/gpt-5.1-codex"],
+      ["branches.jsonl", "a4", 11, "session", "anthropic/claude-sonnet-4-5"],
+      ["branches.jsonl", "a4", 11, "openai/gpt-5.1-codex", "openai/gpt-5.1-codex"],
+      ["branches.jsonl", "a5", 14, "session", "openai/gpt-5.1-codex"],
+      ["branches.jsonl", "a5", 14, "openai/gpt-5.1-codex", "openai/gpt-5.1-codex"],
+      ["no-model.jsonl", "u1", 2, "session", null],
+      ["no-model.jsonl", "u1", 2, "openai/gpt-5.1-codex", "openai/gpt-5.1-codex"],
+    ]);
+    expect(records[0].payload.messages).toBeDefined();
+    expect(records[6].error).toMatch(/no model on this path/);
+    expect(records[6]).not.toHaveProperty("payload");
+  });
+
+  it("addresses leaves by line, reports an unknown model as an error line", async () => {
+    const { stdout } = await cli("payload", file("unknown-model"), "--leaf", "line:3", "--jsonl");
+    const record = JSON.parse(stdout);
+    expect(record).toMatchObject({ leaf: "u1", line: 3, asked: "session", model: "acme/rocket-1" });
+    expect(record.error).toMatch(/not in pi-ai's model registry/);
+  });
+
+  it("takes a system prompt, tools and --block-images", async () => {
+    const { stdout } = await cli(
+      "payload",
+      file("bash-and-custom"),
+      "--system",
+      join(dir, "system.txt"),
+      "--tools",
+      join(dir, "tools.json"),
+      "--block-images",
+    );
+    const body = JSON.parse(stdout);
+    expect(body.system[0].text).toBe("You are pi.");
+    expect(body.tools[0].name).toBe("read");
+    expect(stdout).toContain("Image reading is disabled.");
+    expect(stdout).not.toContain("iVBORw0KGgo=");
+  });
+
+  it("rejects bad input with a message naming the file and a non-zero exit, never a stack trace", async () => {
+    const missing = await cli("payload", join(dir, "nope.jsonl"));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("nope.jsonl: cannot be read (ENOENT)");
+    const notSession = await cli("payload", file("pi-json-mode"));
+    expect(notSession.code).toBe(1);
+    expect(notSession.stderr).toContain("--mode json");
+    const badTools = await cli("payload", file("linear"), "--tools", join(dir, "bad-tools.json"));
+    expect(badTools.stderr).toMatch(/bad-tools.json: tool definitions must be .* at 0.description/);
+    const badLeaf = await cli("payload", file("linear"), "--leaf", "zzz");
+    expect(badLeaf.code).toBe(1);
+    expect(badLeaf.stderr).toContain('--leaf zzz: no entry has id "zzz"');
+    const badModel = await cli("payload", file("linear"), "--model", "nope/nope");
+    expect(badModel.stderr).toContain("--model nope/nope: not a model");
+    const badFlag = await cli("payload", file("linear"), "--frobnicate");
+    expect(badFlag.code).toBe(2);
+    for (const r of [missing, notSession, badTools, badLeaf, badModel, badFlag])
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("loads a damaged session with its diagnostics on stderr", async () => {
+    const { code, stdout, stderr } = await cli("payload", file("malformed-line"));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).messages).toHaveLength(4);
+    expect(stderr).toMatch(/malformed-line.jsonl:line 3: error: Line 3 is not JSON/);
+  });
+});
+
+describe("cli tree and inspect", () => {
+  it("outlines branch points, labels and the leaf", async () => {
+    const { stdout } = await cli("tree", file("branches"));
+    expect(stdout).toContain("a2 L7 assistant: It describes a demo project.  ⑂ 3 branches");
+    expect(stdout).toMatch(/├─ u2 L8 user/);
+    expect(stdout).toMatch(/└─ b1 L12 branch_summary/);
+    expect(stdout).toContain("a5 L14 assistant: C works.  ← leaf");
+  });
+
+  it("lists statistics and every diagnostic", async () => {
+    const { code, stdout } = await cli("inspect", file("two-objects-on-a-line"));
+    expect(code).toBe(0);
+    expect(stdout).toContain("entries: 4");
+    expect(stdout).toMatch(/line 5: error: Line 5 holds 2 JSON objects/);
+  });
+});
