@@ -14,7 +14,7 @@ import {
 } from "../llm/types.ts";
 import type { TransformResult } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
-import { sanitizeSurrogates } from "./openai-responses-shared.ts";
+import { isBlank, originsOf, sanitizeSurrogates, toolResultRunLength } from "./common.ts";
 
 /** Bedrock prompt-caching marker; `ttl` only for long retention. */
 export interface BedrockCachePoint {
@@ -74,8 +74,6 @@ const IMAGE_FORMATS: Readonly<Record<string, BedrockImageFormat>> = {
   "image/gif": "gif",
   "image/webp": "webp",
 };
-
-const isBlank = (text: string): boolean => text.trim().length === 0;
 
 /** Base64 → bytes with the platform's `atob` (browser and Node alike), so it accepts and rejects what pi-ai does. */
 function decodeBase64(data: string): Uint8Array {
@@ -163,18 +161,6 @@ function toBedrockMessage(group: readonly LlmMessage[], signedReasoning: boolean
     default:
       return assertNever(first, "message role");
   }
-}
-
-/** How many messages from `start` on are tool results. */
-function toolResultRunLength(messages: readonly LlmMessage[], start: number): number {
-  let end = start;
-  while (messages[end]?.role === "toolResult") end++;
-  return end - start;
-}
-
-/** Request indices behind output messages `from[start..start+count)`; synthetic results have none. */
-function originsOf(from: TransformResult["from"], start: number, count: number): number[] {
-  return from.slice(start, start + count).filter((index): index is number => index !== undefined);
 }
 
 /**

@@ -18,19 +18,8 @@ import type {
 import { transformForModel } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import { toBedrockMessages, type BedrockCachePoint } from "./amazon-bedrock-messages.ts";
-import { sanitizeSurrogates } from "./openai-responses-shared.ts";
+import { adaptiveThinkingEffort, adjustMaxTokensForThinking, defaultMaxTokens, sanitizeSurrogates } from "./common.ts";
 
-/** pi-ai's `buildBaseOptions` caps the default output budget at this many tokens. */
-const DEFAULT_MAX_TOKENS_CAP = 32000;
-/** Claude thinking budgets (xhigh is clamped to high). */
-const THINKING_BUDGETS: Readonly<Record<Exclude<ThinkingLevel, "xhigh">, number>> = {
-  minimal: 1024,
-  low: 2048,
-  medium: 8192,
-  high: 16384,
-};
-/** When the output cap leaves no room beyond the budget, pi-ai keeps this much for the answer. */
-const MIN_OUTPUT_TOKENS = 1024;
 const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
 
 /** Claude thinking for one request and the `inferenceConfig.maxTokens` that goes with it. */
@@ -96,32 +85,17 @@ function cachePointFor(model: ModelInfo, retention: CacheRetention | undefined):
  * A budget of 0 (tiny output cap) is sent as 0, unlike the Anthropic API path.
  */
 function planThinking(model: ModelInfo, level: ThinkingLevel | undefined): ThinkingPlan {
-  const base = model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : undefined;
+  const base = defaultMaxTokens(model);
   if (!level || !isBedrockClaudeModel(model)) return { kind: "none", maxTokens: base };
   if (isAdaptiveThinkingModel(model)) return { kind: "adaptive", maxTokens: base, level };
-  const budget = THINKING_BUDGETS[level === "xhigh" ? "high" : level];
-  const maxTokens = Math.min((base || 0) + budget, model.maxTokens);
-  const budgetTokens = maxTokens <= budget ? Math.max(0, maxTokens - MIN_OUTPUT_TOKENS) : budget;
-  return { kind: "budget", maxTokens, budgetTokens };
+  const { maxTokens, thinkingBudget } = adjustMaxTokensForThinking(base || 0, model.maxTokens, level);
+  return { kind: "budget", maxTokens, budgetTokens: thinkingBudget };
 }
 
-/** Adaptive-thinking effort: native "xhigh" on Opus 4.7, else the model's own mapping, else pi-ai's default. */
+/** pi-ai's Bedrock `mapThinkingLevelToEffort`: native "xhigh" on Opus 4.7, else the Anthropic mapping. */
 function effortFor(model: ModelInfo, level: ThinkingLevel): string {
   if (level === "xhigh" && anyCandidate(model, (s) => s.includes("opus-4-7"))) return "xhigh";
-  const mapped = model.thinkingLevelMap?.[level];
-  if (typeof mapped === "string") return mapped;
-  switch (level) {
-    case "minimal":
-    case "low":
-      return "low";
-    case "medium":
-      return "medium";
-    case "high":
-    case "xhigh":
-      return "high";
-    default:
-      return assertNever(level, "thinking level");
-  }
+  return adaptiveThinkingEffort(model, level);
 }
 
 /** `additionalModelRequestFields`: Claude thinking settings, only for reasoning models with a level. */

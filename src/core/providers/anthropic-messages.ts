@@ -12,12 +12,7 @@ import type {
 } from "../llm/types.ts";
 import type { TransformResult } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
-
-/** Anthropic prompt-caching marker; `ttl` only for long retention on endpoints that support it. */
-export interface CacheControl {
-  readonly type: "ephemeral";
-  readonly ttl?: "1h";
-}
+import { isBlank, originsOf, sanitizeSurrogates, toolResultRunLength, type CacheControl } from "./common.ts";
 
 export interface AnthropicTextBlock {
   readonly type: "text";
@@ -80,28 +75,18 @@ export interface AnthropicMessageList {
 /** Text pi-ai puts before a tool result that holds only images. */
 const IMAGE_ONLY_RESULT_TEXT = "(see attached image)";
 
-/**
- * Removes unpaired UTF-16 surrogates (pi-ai's `sanitizeSurrogates`); well-formed pairs such as emoji stay.
- * In a `u` regex a valid pair is one code point, so `\p{Cs}` matches only the lone halves.
- */
-export function removeLoneSurrogates(text: string): string {
-  return text.replace(/\p{Cs}/gu, "");
-}
-
-const isBlank = (text: string): boolean => text.trim().length === 0;
-
 function toImageBlock(image: ImageContent): AnthropicImageBlock {
   return { type: "image", source: { type: "base64", media_type: image.mimeType, data: image.data } };
 }
 
 function toTextOrImageBlock(block: TextContent | ImageContent): AnthropicTextBlock | AnthropicImageBlock {
-  return block.type === "text" ? { type: "text", text: removeLoneSurrogates(block.text) } : toImageBlock(block);
+  return block.type === "text" ? { type: "text", text: sanitizeSurrogates(block.text) } : toImageBlock(block);
 }
 
 /** A user turn; undefined when nothing but blank text is left (pi-ai skips it). */
 function toUserMessage(message: UserMessage): AnthropicMessage | undefined {
   if (typeof message.content === "string") {
-    return isBlank(message.content) ? undefined : { role: "user", content: removeLoneSurrogates(message.content) };
+    return isBlank(message.content) ? undefined : { role: "user", content: sanitizeSurrogates(message.content) };
   }
   const blocks = message.content.map(toTextOrImageBlock).filter((b) => b.type !== "text" || !isBlank(b.text));
   return blocks.length === 0 ? undefined : { role: "user", content: blocks };
@@ -111,15 +96,15 @@ function toUserMessage(message: UserMessage): AnthropicMessage | undefined {
 function toAssistantBlock(block: AssistantMessage["content"][number]): AnthropicBlock | undefined {
   switch (block.type) {
     case "text":
-      return isBlank(block.text) ? undefined : { type: "text", text: removeLoneSurrogates(block.text) };
+      return isBlank(block.text) ? undefined : { type: "text", text: sanitizeSurrogates(block.text) };
     case "thinking":
       if (block.redacted) return { type: "redacted_thinking", data: block.thinkingSignature };
       if (isBlank(block.thinking)) return undefined;
       // Without a signature the API would reject the block, so pi-ai sends the reasoning as plain text.
       if (!block.thinkingSignature || isBlank(block.thinkingSignature)) {
-        return { type: "text", text: removeLoneSurrogates(block.thinking) };
+        return { type: "text", text: sanitizeSurrogates(block.thinking) };
       }
-      return { type: "thinking", thinking: removeLoneSurrogates(block.thinking), signature: block.thinkingSignature };
+      return { type: "thinking", thinking: sanitizeSurrogates(block.thinking), signature: block.thinkingSignature };
     case "toolCall":
       return { type: "tool_use", id: block.id, name: block.name, input: block.arguments ?? {} };
     default:
@@ -136,7 +121,7 @@ function toAssistantMessage(message: AssistantMessage): AnthropicMessage | undef
 /** Text-only results collapse to one newline-joined string; with images they stay a block list. */
 function toToolResultContent(content: ToolResultMessage["content"]): AnthropicToolResultBlock["content"] {
   if (!content.some((block) => block.type === "image")) {
-    return removeLoneSurrogates(content.map((block) => (block as TextContent).text).join("\n"));
+    return sanitizeSurrogates(content.map((block) => (block as TextContent).text).join("\n"));
   }
   const blocks = content.map(toTextOrImageBlock);
   const hasText = blocks.some((block) => block.type === "text");
@@ -152,13 +137,6 @@ function toToolResultBlock(message: ToolResultMessage): AnthropicToolResultBlock
   };
 }
 
-/** How many messages from `start` on are tool results (they become one user message). */
-function toolResultRunLength(messages: readonly LlmMessage[], start: number): number {
-  let end = start;
-  while (messages[end]?.role === "toolResult") end++;
-  return end - start;
-}
-
 /** Marks the last block of a final user message as a cache breakpoint (a string becomes one text block). */
 function withCacheBreakpoint(message: AnthropicMessage, cacheControl: CacheControl): AnthropicMessage {
   if (message.role !== "user") return message;
@@ -168,11 +146,6 @@ function withCacheBreakpoint(message: AnthropicMessage, cacheControl: CacheContr
   const last = message.content.at(-1);
   if (!last || (last.type !== "text" && last.type !== "image" && last.type !== "tool_result")) return message;
   return { ...message, content: [...message.content.slice(0, -1), { ...last, cache_control: cacheControl }] };
-}
-
-/** Request indices behind output messages `from[start..start+count)`; synthetic results have none. */
-function originsOf(from: TransformResult["from"], start: number, count: number): number[] {
-  return from.slice(start, start + count).filter((index): index is number => index !== undefined);
 }
 
 /**

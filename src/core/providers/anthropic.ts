@@ -13,19 +13,15 @@ import type {
 } from "../llm/types.ts";
 import { transformForModel } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
-import { removeLoneSurrogates, toAnthropicMessages, type CacheControl } from "./anthropic-messages.ts";
+import { toAnthropicMessages } from "./anthropic-messages.ts";
+import {
+  adaptiveThinkingEffort,
+  adjustMaxTokensForThinking,
+  defaultMaxTokens,
+  sanitizeSurrogates,
+  type CacheControl,
+} from "./common.ts";
 
-/** pi-ai's `buildBaseOptions` caps the default output budget at this many tokens. */
-const DEFAULT_MAX_TOKENS_CAP = 32000;
-/** Thinking budgets pi-ai uses for budget-based thinking (xhigh is clamped to high). */
-const THINKING_BUDGETS: Readonly<Record<Exclude<ThinkingLevel, "xhigh">, number>> = {
-  minimal: 1024,
-  low: 2048,
-  medium: 8192,
-  high: 16384,
-};
-/** When the output cap leaves no room beyond the budget, pi-ai keeps this much for the answer. */
-const MIN_OUTPUT_TOKENS = 1024;
 /** `budget_tokens` pi-ai sends when the computed budget is 0. */
 const FALLBACK_BUDGET_TOKENS = 1024;
 /** Model id fragments of models with adaptive thinking (Opus 4.6+, Sonnet 4.6). */
@@ -60,43 +56,18 @@ function cacheControlFor(model: ModelInfo, retention: CacheRetention | undefined
   return longTtl ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
 }
 
-/** Adaptive-thinking effort: the model's own mapping if it has a string for the level, else pi-ai's default. */
-function effortFor(model: ModelInfo, level: ThinkingLevel): string {
-  const mapped = model.thinkingLevelMap?.[level];
-  if (typeof mapped === "string") return mapped;
-  switch (level) {
-    case "minimal":
-    case "low":
-      return "low";
-    case "medium":
-      return "medium";
-    case "high":
-    case "xhigh":
-      return "high";
-    default:
-      return assertNever(level, "thinking level");
-  }
-}
-
-/** pi-ai's `adjustMaxTokensForThinking`: raise the output cap by the budget, shrinking the budget if capped. */
-function budgetPlan(model: ModelInfo, baseMaxTokens: number | undefined, level: ThinkingLevel): ThinkingPlan {
-  const budget = THINKING_BUDGETS[level === "xhigh" ? "high" : level];
-  const maxTokens = Math.min((baseMaxTokens || 0) + budget, model.maxTokens);
-  const budgetTokens = maxTokens <= budget ? Math.max(0, maxTokens - MIN_OUTPUT_TOKENS) : budget;
-  return { kind: "budget", maxTokens, budgetTokens };
-}
-
 /**
  * `streamSimpleAnthropic`'s choice. Note it depends on the model id and the level only, not on
  * `model.reasoning`: a non-reasoning model still gets the raised `max_tokens`, just no `thinking` field.
  */
 function planThinking(model: ModelInfo, level: ThinkingLevel | undefined): ThinkingPlan {
-  const baseMaxTokens = model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : undefined;
+  const baseMaxTokens = defaultMaxTokens(model);
   if (!level) return { kind: "off", maxTokens: baseMaxTokens };
   if (isAdaptiveThinkingModel(model.id)) {
-    return { kind: "adaptive", maxTokens: baseMaxTokens, effort: effortFor(model, level) };
+    return { kind: "adaptive", maxTokens: baseMaxTokens, effort: adaptiveThinkingEffort(model, level) };
   }
-  return budgetPlan(model, baseMaxTokens, level);
+  const { maxTokens, thinkingBudget } = adjustMaxTokensForThinking(baseMaxTokens || 0, model.maxTokens, level);
+  return { kind: "budget", maxTokens, budgetTokens: thinkingBudget };
 }
 
 /** The `thinking` / `output_config` fields; only reasoning models get any (an explicit "disabled" when off). */
@@ -131,7 +102,7 @@ function systemField(
   if (!systemPrompt) return {};
   const block = {
     type: "text",
-    text: removeLoneSurrogates(systemPrompt),
+    text: sanitizeSurrogates(systemPrompt),
     ...(cacheControl && { cache_control: cacheControl }),
   };
   return { system: [block] };

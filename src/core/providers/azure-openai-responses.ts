@@ -4,7 +4,8 @@
  */
 import type { ModelInfo, PayloadRequest, PayloadResult } from "../llm/types.ts";
 import { PayloadError } from "../llm/types.ts";
-import { clampedEffort, defaultMaxOutputTokens, reasoningFields } from "./openai-responses.ts";
+import { clampedReasoning, defaultMaxTokens } from "./common.ts";
+import { reasoningFields } from "./openai-responses.ts";
 import { toResponsesInput, toResponsesTools } from "./openai-responses-shared.ts";
 
 /** Providers whose `call_id|item_id` tool-call ids survive a replay from another model. */
@@ -41,7 +42,7 @@ function assertBaseUrl(model: ModelInfo): void {
 export function buildAzureOpenAIResponsesPayload(model: ModelInfo, request: PayloadRequest): PayloadResult {
   assertBaseUrl(model);
   const input = toResponsesInput(model, request, { pairedIdProviders: PAIRED_ID_PROVIDERS, includeSystemPrompt: true });
-  const maxOutputTokens = defaultMaxOutputTokens(model);
+  const maxOutputTokens = defaultMaxTokens(model);
   const body: Record<string, unknown> = {
     model: model.id,
     input: input.items,
@@ -49,7 +50,7 @@ export function buildAzureOpenAIResponsesPayload(model: ModelInfo, request: Payl
     prompt_cache_key: request.sessionId,
     ...(maxOutputTokens ? { max_output_tokens: maxOutputTokens } : {}),
     ...(request.tools && request.tools.length > 0 ? { tools: toResponsesTools(request.tools) } : {}),
-    ...reasoningFields(model, clampedEffort(model, request.reasoning), true),
+    ...reasoningFields(model, clampedReasoning(model, request.reasoning), true),
   };
   return { body, listKey: "input", origins: input.origins };
 }

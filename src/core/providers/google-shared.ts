@@ -8,13 +8,13 @@ import type {
   ImageContent,
   LlmMessage,
   ModelInfo,
-  TextContent,
   ToolDefinition,
   ToolResultMessage,
   UserMessage,
 } from "../llm/types.ts";
 import { transformForModel } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
+import { isImage, isText, sanitizeSurrogates } from "./common.ts";
 
 export interface GeminiInlineData {
   readonly inlineData: { readonly mimeType: string; readonly data: string };
@@ -59,15 +59,9 @@ export interface GeminiFunctionDeclaration {
   readonly parametersJsonSchema: Record<string, unknown>;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const TOOL_IMAGE_INTRO = "Tool result image:";
 const SEE_IMAGE = "(see attached image)";
-
-/** pi-ai's `sanitizeSurrogates`: drops unpaired UTF-16 surrogates, keeps proper pairs (emoji). */
-export function stripLoneSurrogates(text: string): string {
-  return text.replace(LONE_SURROGATE, "");
-}
 
 /** Models behind Google APIs that need explicit ids on function calls and responses (Claude, gpt-oss). */
 export function requiresToolCallId(modelId: string): boolean {
@@ -96,9 +90,9 @@ function toInlineData(image: ImageContent): GeminiInlineData {
 }
 
 function userParts(message: UserMessage): GeminiPart[] {
-  if (typeof message.content === "string") return [{ text: stripLoneSurrogates(message.content) }];
+  if (typeof message.content === "string") return [{ text: sanitizeSurrogates(message.content) }];
   return message.content.map((block) =>
-    block.type === "text" ? { text: stripLoneSurrogates(block.text) } : toInlineData(block),
+    block.type === "text" ? { text: sanitizeSurrogates(block.text) } : toInlineData(block),
   );
 }
 
@@ -114,14 +108,14 @@ function modelParts(message: AssistantMessage, model: ModelInfo): GeminiPart[] {
       case "text": {
         if (!block.text || block.text.trim() === "") return [];
         const thoughtSignature = replayableSignature(same, block.textSignature);
-        return [{ text: stripLoneSurrogates(block.text), ...(thoughtSignature && { thoughtSignature }) }];
+        return [{ text: sanitizeSurrogates(block.text), ...(thoughtSignature && { thoughtSignature }) }];
       }
       case "thinking": {
         if (!block.thinking || block.thinking.trim() === "") return [];
-        if (!same) return [{ text: stripLoneSurrogates(block.thinking) }];
+        if (!same) return [{ text: sanitizeSurrogates(block.thinking) }];
         const thoughtSignature = replayableSignature(same, block.thinkingSignature);
         return [
-          { thought: true, text: stripLoneSurrogates(block.thinking), ...(thoughtSignature && { thoughtSignature }) },
+          { thought: true, text: sanitizeSurrogates(block.thinking), ...(thoughtSignature && { thoughtSignature }) },
         ];
       }
       case "toolCall": {
@@ -151,14 +145,12 @@ function functionResponse(
   readonly imageTurn?: GeminiContent;
 } {
   const text = message.content
-    .filter((c): c is TextContent => c.type === "text")
+    .filter(isText)
     .map((c) => c.text)
     .join("\n");
-  const images = model.input.includes("image")
-    ? message.content.filter((c): c is ImageContent => c.type === "image").map(toInlineData)
-    : [];
+  const images = model.input.includes("image") ? message.content.filter(isImage).map(toInlineData) : [];
   const nested = supportsImagesInFunctionResponse(model.id);
-  const value = text.length > 0 ? stripLoneSurrogates(text) : images.length > 0 ? SEE_IMAGE : "";
+  const value = text.length > 0 ? sanitizeSurrogates(text) : images.length > 0 ? SEE_IMAGE : "";
   const part: GeminiFunctionResponsePart = {
     functionResponse: {
       name: message.toolName,

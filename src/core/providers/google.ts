@@ -3,9 +3,10 @@
  * `google-vertex` APIs (`streamSimpleGoogle` / `streamSimpleGoogleVertex` → `buildParams`). Both APIs share the
  * message mapping (`google-shared.ts`); they differ only in a few thinking rules, kept here as data.
  */
-import type { ModelInfo, PayloadRequest, PayloadResult, SessionThinkingLevel, ThinkingLevel } from "../llm/types.ts";
+import type { ModelInfo, PayloadRequest, PayloadResult, ThinkingLevel } from "../llm/types.ts";
 import { PayloadError } from "../llm/types.ts";
-import { stripLoneSurrogates, toGeminiContents, toGeminiTools } from "./google-shared.ts";
+import { clampThinkingLevel, defaultMaxTokens, sanitizeSurrogates } from "./common.ts";
+import { toGeminiContents, toGeminiTools } from "./google-shared.ts";
 import type { GeminiContent, GeminiFunctionDeclaration } from "./google-shared.ts";
 
 type GoogleApi = "google-generative-ai" | "google-vertex";
@@ -69,9 +70,6 @@ const BUDGET_TABLES: Record<GoogleApi, readonly (readonly [string, Record<Budget
   ],
 };
 
-const SESSION_LEVELS: readonly SessionThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
-const MAX_OUTPUT_TOKENS_CAP = 32000;
-
 function toGoogleApi(api: string): GoogleApi {
   if (api === "google-generative-ai" || api === "google-vertex") return api;
   throw new PayloadError(`buildGooglePayload builds google-generative-ai and google-vertex requests, not "${api}".`);
@@ -84,26 +82,6 @@ function thinkingFamily(modelId: string, api: GoogleApi): ThinkingFamily {
   if (api === "google-generative-ai" && /gemma-?4/.test(id)) return "gemma-4";
   if (/gemini-3(?:\.\d+)?-flash/.test(id)) return "gemini-3-flash";
   return "budget";
-}
-
-/** pi-ai's `getSupportedThinkingLevels`: a null in `thinkingLevelMap` removes a level; xhigh must be mapped. */
-function supportedLevels(model: ModelInfo): readonly SessionThinkingLevel[] {
-  if (!model.reasoning) return ["off"];
-  return SESSION_LEVELS.filter((level) => {
-    const mapped = model.thinkingLevelMap?.[level];
-    return mapped !== null && (level !== "xhigh" || mapped !== undefined);
-  });
-}
-
-/** pi-ai's `clampThinkingLevel`: the requested level, else the nearest supported one above, else below. */
-export function clampThinkingLevel(model: ModelInfo, level: ThinkingLevel): SessionThinkingLevel {
-  const supported = supportedLevels(model);
-  const requested = SESSION_LEVELS.indexOf(level);
-  const above = SESSION_LEVELS.slice(requested).find((l) => supported.includes(l));
-  const below = SESSION_LEVELS.slice(0, requested)
-    .reverse()
-    .find((l) => supported.includes(l));
-  return above ?? below ?? supported[0] ?? "off";
 }
 
 function thinkingBudget(modelId: string, effort: ThinkingLevel, api: GoogleApi): number | undefined {
@@ -131,18 +109,14 @@ export function geminiThinkingConfig(
   return { includeThoughts: true, ...(level !== undefined && { thinkingLevel: level }) };
 }
 
-/** pi's default output cap (`buildBaseOptions`): the model's maximum, at most 32k; pi sets no temperature. */
-function maxOutputTokens(model: ModelInfo): number | undefined {
-  return model.maxTokens > 0 ? Math.min(model.maxTokens, MAX_OUTPUT_TOKENS_CAP) : undefined;
-}
-
+/** The `config`: pi-ai's default output cap (pi sets no temperature), system prompt, tools and thinking. */
 function buildConfig(model: ModelInfo, request: PayloadRequest, api: GoogleApi): GeminiConfig {
-  const maxTokens = maxOutputTokens(model);
+  const maxTokens = defaultMaxTokens(model);
   const thinkingConfig = geminiThinkingConfig(model, request.reasoning, api);
   const tools = request.tools ?? [];
   return {
     ...(maxTokens !== undefined && { maxOutputTokens: maxTokens }),
-    ...(request.systemPrompt && { systemInstruction: stripLoneSurrogates(request.systemPrompt) }),
+    ...(request.systemPrompt && { systemInstruction: sanitizeSurrogates(request.systemPrompt) }),
     ...(tools.length > 0 && { tools: toGeminiTools(tools) }),
     toolConfig: undefined,
     ...(thinkingConfig && { thinkingConfig }),

@@ -11,7 +11,6 @@ import type {
   ModelInfo,
   PayloadRequest,
   PayloadResult,
-  TextContent,
   ThinkingLevel,
   ToolDefinition,
   ToolResultMessage,
@@ -19,11 +18,16 @@ import type {
 } from "../llm/types.ts";
 import { transformForModel, type NormalizeToolCallId } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
-import { clampThinkingLevel } from "./google.ts";
-import { sanitizeSurrogates, shortHash } from "./openai-responses-shared.ts";
+import {
+  clampedReasoning,
+  defaultMaxTokens,
+  imageDataUrl,
+  isImage,
+  isText,
+  sanitizeSurrogates,
+  shortHash,
+} from "./common.ts";
 
-/** pi-ai's `buildBaseOptions` caps the default output budget at this many tokens. */
-const DEFAULT_MAX_TOKENS_CAP = 32000;
 /** Mistral tool-call ids are exactly nine alphanumeric characters. */
 const TOOL_CALL_ID_LENGTH = 9;
 /** Models whose reasoning is set with `reasoningEffort`; other reasoning models use `promptMode: "reasoning"`. */
@@ -96,9 +100,8 @@ export function mistralToolCallIdNormalizer(): NormalizeToolCallId {
 
 /** `promptMode` / `reasoningEffort`: set only for reasoning models and a level that clamps to something. */
 function reasoningFields(model: ModelInfo, level: ThinkingLevel | undefined): Record<string, string> {
-  if (!level || !model.reasoning) return {};
-  const clamped = clampThinkingLevel(model, level);
-  if (clamped === "off") return {};
+  const clamped = clampedReasoning(model, level);
+  if (!clamped || !model.reasoning) return {};
   if (!REASONING_EFFORT_MODELS.has(model.id)) return { promptMode: "reasoning" };
   const effort = model.thinkingLevelMap?.[clamped] ?? "high";
   return effort ? { reasoningEffort: effort } : {};
@@ -106,7 +109,7 @@ function reasoningFields(model: ModelInfo, level: ThinkingLevel | undefined): Re
 
 const imageUrl = (image: ImageContent): MistralContentPart => ({
   type: "image_url",
-  imageUrl: `data:${image.mimeType};base64,${image.data}`,
+  imageUrl: imageDataUrl(image),
 });
 
 /** A user turn; images are dropped for text-only models, and an emptied turn is skipped or says why. */
@@ -165,8 +168,8 @@ function toolResultText(text: string, hasImages: boolean, supportsImages: boolea
 
 /** A tool result: one text part (texts joined by newlines), then its images when the model takes them. */
 function toToolMessage(message: ToolResultMessage, supportsImages: boolean): MistralMessage {
-  const texts = message.content.filter((part): part is TextContent => part.type === "text");
-  const images = message.content.filter((part): part is ImageContent => part.type === "image");
+  const texts = message.content.filter(isText);
+  const images = message.content.filter(isImage);
   const text = texts.map((part) => sanitizeSurrogates(part.text)).join("\n");
   const content = [
     { type: "text" as const, text: toolResultText(text, images.length > 0, supportsImages, message.isError) },
@@ -231,7 +234,7 @@ export function buildMistralPayload(model: ModelInfo, request: PayloadRequest): 
     const from = transformed.from[i];
     origins.push(from === undefined ? [] : [from]);
   });
-  const maxTokens = model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : undefined;
+  const maxTokens = defaultMaxTokens(model);
   const body = {
     model: model.id,
     stream: true,

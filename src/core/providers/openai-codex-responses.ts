@@ -4,7 +4,7 @@
  * account id from the JWT only shape headers, so they do not appear here.
  */
 import type { ModelInfo, PayloadRequest, PayloadResult, ThinkingLevel } from "../llm/types.ts";
-import { clampedEffort, mappedEffort } from "./openai-responses.ts";
+import { clampedReasoning, mappedEffort } from "./common.ts";
 import { toResponsesInput, toResponsesTools } from "./openai-responses-shared.ts";
 
 /** Providers whose `call_id|item_id` tool-call ids survive a replay from another model. */
@@ -40,7 +40,7 @@ export function buildOpenAICodexResponsesPayload(model: ModelInfo, request: Payl
     tool_choice: "auto",
     parallel_tool_calls: true,
     ...(request.tools && request.tools.length > 0 ? { tools: toResponsesTools(request.tools, null) } : {}),
-    ...reasoningField(model, clampedEffort(model, request.reasoning)),
+    ...reasoningField(model, clampedReasoning(model, request.reasoning)),
   };
   return { body, listKey: "input", origins: input.origins };
 }

@@ -8,19 +8,23 @@ import type {
   LlmMessage,
   ModelInfo,
   PayloadRequest,
-  TextContent,
   ThinkingContent,
   ToolCall,
   ToolResultMessage,
   UserMessage,
 } from "../llm/types.ts";
 import { transformForModel } from "../project/transform.ts";
+import { assertNever } from "../result.ts";
+import {
+  imageDataUrl,
+  isImage,
+  isText,
+  isThinking,
+  isToolCall,
+  sanitizeSurrogates,
+  type CacheControl,
+} from "./common.ts";
 import type { CompletionsCompat } from "./openai-completions-compat.ts";
-
-export interface CacheControl {
-  readonly type: "ephemeral";
-  readonly ttl?: "1h";
-}
 
 export type ChatContentPart =
   | { readonly type: "text"; readonly text: string; readonly cache_control?: CacheControl }
@@ -45,11 +49,6 @@ const TOOL_IMAGES_INTRO = "Attached image(s) from tool result:";
 const IMAGE_ONLY_RESULT = "(see attached image)";
 const OPENAI_TOOL_CALL_ID_LIMIT = 40;
 
-/** Removes unpaired UTF-16 surrogates (pi-ai's `sanitizeSurrogates`); paired ones such as emoji stay. */
-export function stripLoneSurrogates(text: string): string {
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
-}
-
 /**
  * The tool-call id normaliser pi-ai hands to `transformMessages` for this API: an OpenAI Responses id
  * `call|item` keeps only its sanitised, 40-character call part; provider "openai" cuts ids to 40 characters.
@@ -63,24 +62,15 @@ export function normalizeCompletionsToolCallId(id: string, model: ModelInfo): st
   return id;
 }
 
-function assertNever(value: never): never {
-  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
-}
-
-const isText = (block: { readonly type: string }): block is TextContent => block.type === "text";
-const isImage = (block: { readonly type: string }): block is ImageContent => block.type === "image";
-const isThinking = (block: { readonly type: string }): block is ThinkingContent => block.type === "thinking";
-const isToolCall = (block: { readonly type: string }): block is ToolCall => block.type === "toolCall";
-
 function imagePart(image: ImageContent): ChatContentPart {
-  return { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+  return { type: "image_url", image_url: { url: imageDataUrl(image) } };
 }
 
 /** A user message; an empty content list yields nothing (pi-ai skips it). */
 function convertUser(message: UserMessage): ChatMessage | undefined {
-  if (typeof message.content === "string") return { role: "user", content: stripLoneSurrogates(message.content) };
+  if (typeof message.content === "string") return { role: "user", content: sanitizeSurrogates(message.content) };
   const parts = message.content.map((block) =>
-    isText(block) ? ({ type: "text", text: stripLoneSurrogates(block.text) } as const) : imagePart(block),
+    isText(block) ? ({ type: "text", text: sanitizeSurrogates(block.text) } as const) : imagePart(block),
   );
   return parts.length > 0 ? { role: "user", content: parts } : undefined;
 }
@@ -92,7 +82,7 @@ function assistantContent(
   compat: CompletionsCompat,
 ): ChatMessage["content"] {
   if (thinking.length > 0 && compat.requiresThinkingAsText) {
-    const thought = thinking.map((block) => stripLoneSurrogates(block.thinking)).join("\n\n");
+    const thought = thinking.map((block) => sanitizeSurrogates(block.thinking)).join("\n\n");
     return [{ type: "text", text: thought }, ...texts.map((text) => ({ type: "text", text }) as const)];
   }
   const joined = texts.join("");
@@ -135,7 +125,7 @@ function convertAssistant(
   const texts = message.content
     .filter(isText)
     .filter((b) => b.text.trim().length > 0)
-    .map((b) => stripLoneSurrogates(b.text));
+    .map((b) => sanitizeSurrogates(b.text));
   const thinking = message.content.filter(isThinking).filter((b) => b.thinking.trim().length > 0);
   const fields: Record<string, unknown> = { role: "assistant", content: assistantContent(texts, thinking, compat) };
   const signature = thinking[0]?.thinkingSignature;
@@ -164,7 +154,7 @@ function convertToolResult(message: ToolResultMessage, compat: CompletionsCompat
     .join("\n");
   return {
     role: "tool",
-    content: stripLoneSurrogates(text.length > 0 ? text : IMAGE_ONLY_RESULT),
+    content: sanitizeSurrogates(text.length > 0 ? text : IMAGE_ONLY_RESULT),
     tool_call_id: message.toolCallId,
     ...(compat.requiresToolResultName && message.toolName ? { name: message.toolName } : {}),
   };
@@ -232,7 +222,7 @@ function groupMessages(messages: readonly Sourced<LlmMessage>[]): readonly Group
         }
         break;
       default:
-        return assertNever(message);
+        return assertNever(message, "message");
     }
   }
   return groups;
@@ -247,13 +237,13 @@ function convertGroup(group: Group, model: ModelInfo, compat: CompletionsCompat)
     case "toolResults":
       return convertToolResultRun(group.run, model, compat);
     default:
-      return assertNever(group);
+      return assertNever(group, "message group");
   }
 }
 
 function systemMessage(prompt: string, model: ModelInfo, compat: CompletionsCompat): ChatMessage {
   const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
-  return { role, content: stripLoneSurrogates(prompt) };
+  return { role, content: sanitizeSurrogates(prompt) };
 }
 
 /**

@@ -8,13 +8,14 @@ import type {
   ModelInfo,
   PayloadRequest,
   PayloadResult,
-  SessionThinkingLevel,
   ThinkingLevel,
   ToolDefinition,
 } from "../llm/types.ts";
 import { PayloadError } from "../llm/types.ts";
+import { assertNever } from "../result.ts";
+import { clampedReasoning, defaultMaxTokens, mappedEffort, type CacheControl } from "./common.ts";
 import { resolveCompletionsCompat, type CompletionsCompat } from "./openai-completions-compat.ts";
-import { convertCompletionsMessages, type CacheControl, type ChatMessage } from "./openai-completions-messages.ts";
+import { convertCompletionsMessages, type ChatMessage } from "./openai-completions-messages.ts";
 
 type Body = Record<string, unknown>;
 
@@ -22,44 +23,6 @@ interface ChatTool {
   readonly type: "function";
   readonly function: Record<string, unknown>;
   readonly cache_control?: CacheControl;
-}
-
-/** pi-ai's default output budget when the caller sets none (`buildBaseOptions`). */
-const DEFAULT_MAX_TOKENS_CAP = 32_000;
-const LEVELS: readonly SessionThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
-
-/** pi-ai's `getSupportedThinkingLevels`: levels mapped to null are unsupported; xhigh needs an explicit mapping. */
-function supportedLevels(model: ModelInfo): readonly SessionThinkingLevel[] {
-  if (!model.reasoning) return ["off"];
-  return LEVELS.filter((level) => {
-    const mapped = model.thinkingLevelMap?.[level];
-    if (mapped === null) return false;
-    return level !== "xhigh" || mapped !== undefined;
-  });
-}
-
-/** pi-ai's `clampThinkingLevel`: the requested level, else the nearest supported one above, else below. */
-function clampThinkingLevel(model: ModelInfo, level: ThinkingLevel): SessionThinkingLevel {
-  const supported = supportedLevels(model);
-  const index = LEVELS.indexOf(level);
-  if (index === -1) return supported[0] ?? "off";
-  const above = LEVELS.slice(index).find((l) => supported.includes(l));
-  const below = LEVELS.slice(0, index)
-    .reverse()
-    .find((l) => supported.includes(l));
-  return above ?? below ?? supported[0] ?? "off";
-}
-
-/** The effort `streamSimple` passes on: undefined when thinking is off or clamps to off. */
-function reasoningEffort(model: ModelInfo, level: ThinkingLevel | undefined): ThinkingLevel | undefined {
-  if (!level) return undefined;
-  const clamped = clampThinkingLevel(model, level);
-  return clamped === "off" ? undefined : clamped;
-}
-
-/** The provider's name for an effort (`thinkingLevelMap`), or the level itself. */
-function effortName(model: ModelInfo, effort: ThinkingLevel): string {
-  return model.thinkingLevelMap?.[effort] ?? effort;
 }
 
 /**
@@ -159,21 +122,21 @@ function promptCacheFields(
 }
 
 function maxTokensFields(model: ModelInfo, compat: CompletionsCompat): Body {
-  const maxTokens = model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : 0;
+  const maxTokens = defaultMaxTokens(model);
   return maxTokens ? { [compat.maxTokensField]: maxTokens } : {};
 }
 
 /** OpenAI-style `reasoning_effort`; with thinking off, only a model's explicit "off" mapping is sent. */
 function openAiThinking(model: ModelInfo, compat: CompletionsCompat, effort: ThinkingLevel | undefined): Body {
   if (!compat.supportsReasoningEffort) return {};
-  if (effort) return { reasoning_effort: effortName(model, effort) };
+  if (effort) return { reasoning_effort: mappedEffort(model, effort) };
   const off = model.thinkingLevelMap?.off;
   return typeof off === "string" ? { reasoning_effort: off } : {};
 }
 
 /** OpenRouter's `reasoning: { effort }`; with thinking off, "none" unless the model maps off to null. */
 function openRouterThinking(model: ModelInfo, effort: ThinkingLevel | undefined): Body {
-  if (effort) return { reasoning: { effort: effortName(model, effort) } };
+  if (effort) return { reasoning: { effort: mappedEffort(model, effort) } };
   const off = model.thinkingLevelMap?.off;
   return off === null ? {} : { reasoning: { effort: off ?? "none" } };
 }
@@ -190,19 +153,15 @@ function thinkingFields(model: ModelInfo, compat: CompletionsCompat, effort: Thi
       return { chat_template_kwargs: { enable_thinking: effort !== undefined, preserve_thinking: true } };
     case "deepseek":
       return effort
-        ? { thinking: { type: "enabled" }, reasoning_effort: effortName(model, effort) }
+        ? { thinking: { type: "enabled" }, reasoning_effort: mappedEffort(model, effort) }
         : { thinking: { type: "disabled" } };
     case "openrouter":
       return openRouterThinking(model, effort);
     case "openai":
       return openAiThinking(model, compat, effort);
     default:
-      return assertNever(format);
+      return assertNever(format, "thinking format");
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected thinking format: ${String(value)}`);
 }
 
 /** Routing preferences from the model's raw `compat`: OpenRouter's `provider`, Vercel AI Gateway's `providerOptions`. */
@@ -226,7 +185,7 @@ export function buildOpenAICompletionsPayload(model: ModelInfo, request: Payload
   assertBaseUrlResolvable(model);
   const compat = resolveCompletionsCompat(model);
   const retention = request.cacheRetention ?? "short";
-  const effort = reasoningEffort(model, request.reasoning);
+  const effort = clampedReasoning(model, request.reasoning);
   const converted = convertCompletionsMessages(model, request, compat);
   const tools = convertTools(request, compat);
   const marker = cacheMarker(compat, retention);

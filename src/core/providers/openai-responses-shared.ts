@@ -17,6 +17,7 @@ import type {
 import { PayloadError } from "../llm/types.ts";
 import { transformForModel, type NormalizeToolCallId } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
+import { imageDataUrl, isImage, isText, sanitizeSurrogates, shortHash } from "./common.ts";
 
 /** A system prompt item (`developer` for reasoning models). */
 export interface InstructionItem {
@@ -83,41 +84,6 @@ export interface ResponsesInputOptions {
 
 const MAX_ID_LENGTH = 64;
 
-/** Drops unpaired UTF-16 surrogates (as pi-ai's `sanitizeSurrogates`); proper pairs such as emoji stay. */
-export function sanitizeSurrogates(text: string): string {
-  if (!/[\uD800-\uDFFF]/.test(text)) return text;
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const isHigh = code >= 0xd800 && code <= 0xdbff;
-    const isLow = code >= 0xdc00 && code <= 0xdfff;
-    if (isHigh) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        out += text[i]! + text[i + 1]!;
-        i++;
-      }
-    } else if (!isLow) {
-      out += text[i]!;
-    }
-  }
-  return out;
-}
-
-/** pi-ai's `shortHash`: two 32-bit multiplicative hashes (cyrb53 style) printed in base 36. */
-export function shortHash(text: string): string {
-  let a = 0xdeadbeef;
-  let b = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    a = Math.imul(a ^ unit, 2654435761);
-    b = Math.imul(b ^ unit, 1597334677);
-  }
-  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
-  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
-  return (b >>> 0).toString(36) + (a >>> 0).toString(36);
-}
-
 /** Keeps `[A-Za-z0-9_-]` (others become `_`), cuts to 64 characters, then drops trailing underscores. */
 function sanitizeIdPart(part: string): string {
   return part
@@ -161,12 +127,8 @@ function parseTextSignature(signature: string | undefined): { id: string; phase?
   return { id: signature };
 }
 
-function dataUrl(image: ImageContent): string {
-  return `data:${image.mimeType};base64,${image.data}`;
-}
-
 function imagePart(image: ImageContent): InputContentPart {
-  return { type: "input_image", detail: "auto", image_url: dataUrl(image) };
+  return { type: "input_image", detail: "auto", image_url: imageDataUrl(image) };
 }
 
 function userItems(message: UserMessage): UserItem[] {
@@ -239,10 +201,10 @@ function skipUnknownBlock(_block: never): [] {
 /** Text parts joined by newlines; images become parts only when the model takes images. */
 function toolResultItem(message: ToolResultMessage, model: ModelInfo): FunctionCallOutputItem {
   const text = message.content
-    .filter((part): part is TextContent => part.type === "text")
+    .filter(isText)
     .map((part) => part.text)
     .join("\n");
-  const images = message.content.filter((part): part is ImageContent => part.type === "image");
+  const images = message.content.filter(isImage);
   const callId = message.toolCallId.split("|")[0] ?? "";
   if (images.length > 0 && model.input.includes("image")) {
     const textPart: InputContentPart[] =

@@ -1,61 +1,17 @@
 /**
  * Stage 8 for `api: "openai-responses"` (OpenAI, OpenCode, GitHub Copilot, Cloudflare AI Gateway):
- * the body pi-ai 0.73.1's `streamSimple` hands to `onPayload` (its `buildParams`). Also the option helpers
- * the Azure and Codex builders share with it (thinking level clamping, effort mapping, output cap).
+ * the body pi-ai 0.73.1's `streamSimple` hands to `onPayload` (its `buildParams`). Also the `reasoning` fields
+ * the Azure builder shares with it.
  */
-import type {
-  CacheRetention,
-  ModelInfo,
-  PayloadRequest,
-  PayloadResult,
-  SessionThinkingLevel,
-  ThinkingLevel,
-} from "../llm/types.ts";
+import type { CacheRetention, ModelInfo, PayloadRequest, PayloadResult, ThinkingLevel } from "../llm/types.ts";
 import { PayloadError } from "../llm/types.ts";
+import { clampedReasoning, defaultMaxTokens, mappedEffort } from "./common.ts";
 import { toResponsesInput, toResponsesTools } from "./openai-responses-shared.ts";
 
 /** Providers whose `call_id|item_id` tool-call ids survive a replay from another model. */
 const PAIRED_ID_PROVIDERS: ReadonlySet<string> = new Set(["openai", "openai-codex", "opencode"]);
 
 const CLOUDFLARE_PROVIDERS: ReadonlySet<string> = new Set(["cloudflare-workers-ai", "cloudflare-ai-gateway"]);
-
-const LEVELS: readonly SessionThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
-
-/** Levels the model accepts: a level mapped to null is unsupported, and xhigh needs an explicit mapping. */
-function supportedLevels(model: ModelInfo): readonly SessionThinkingLevel[] {
-  if (!model.reasoning) return ["off"];
-  return LEVELS.filter((level) => {
-    const mapped = model.thinkingLevelMap?.[level];
-    if (mapped === null) return false;
-    return level !== "xhigh" || mapped !== undefined;
-  });
-}
-
-/**
- * The effort pi's `streamSimple` asks for (pi-ai's `clampThinkingLevel`): the requested level if supported,
- * else the nearest supported level above it, else below it; undefined when that is "off".
- */
-export function clampedEffort(model: ModelInfo, level: ThinkingLevel | undefined): ThinkingLevel | undefined {
-  if (!level) return undefined;
-  const supported = supportedLevels(model);
-  const requested = LEVELS.indexOf(level);
-  const above = LEVELS.slice(requested).find((l) => supported.includes(l));
-  const below = LEVELS.slice(0, requested)
-    .reverse()
-    .find((l) => supported.includes(l));
-  const chosen = above ?? below ?? supported[0] ?? "off";
-  return chosen === "off" ? undefined : chosen;
-}
-
-/** The `effort` string sent for a level: the model's mapping when it has one, else the level itself. */
-export function mappedEffort(model: ModelInfo, level: ThinkingLevel): string {
-  return model.thinkingLevelMap?.[level] ?? level;
-}
-
-/** pi-ai's default output cap from `buildBaseOptions`: the model's maxTokens, at most 32,000. */
-export function defaultMaxOutputTokens(model: ModelInfo): number | undefined {
-  return model.maxTokens > 0 ? Math.min(model.maxTokens, 32000) : undefined;
-}
 
 /**
  * `reasoning` (and `include`) for reasoning models: the requested effort with an "auto" summary and encrypted
@@ -108,7 +64,7 @@ export function buildOpenAIResponsesPayload(model: ModelInfo, request: PayloadRe
   assertBaseUrlResolvable(model);
   const input = toResponsesInput(model, request, { pairedIdProviders: PAIRED_ID_PROVIDERS, includeSystemPrompt: true });
   const retention = request.cacheRetention ?? "short";
-  const maxOutputTokens = defaultMaxOutputTokens(model);
+  const maxOutputTokens = defaultMaxTokens(model);
   const body: Record<string, unknown> = {
     model: model.id,
     input: input.items,
@@ -118,7 +74,7 @@ export function buildOpenAIResponsesPayload(model: ModelInfo, request: PayloadRe
     store: false,
     ...(maxOutputTokens ? { max_output_tokens: maxOutputTokens } : {}),
     ...(request.tools && request.tools.length > 0 ? { tools: toResponsesTools(request.tools) } : {}),
-    ...reasoningFields(model, clampedEffort(model, request.reasoning), model.provider !== "github-copilot"),
+    ...reasoningFields(model, clampedReasoning(model, request.reasoning), model.provider !== "github-copilot"),
   };
   return { body, listKey: "input", origins: input.origins };
 }

@@ -1,0 +1,173 @@
+/**
+ * What several stage-8 payload builders share: each export is a copy of one pi-ai 0.73.1 function, or of an
+ * expression pi-ai repeats across its providers. Provider-specific variations stay in their builders.
+ * Pure like the rest of `src/core`: nothing from pi or a provider SDK is imported.
+ */
+import type {
+  ImageContent,
+  LlmMessage,
+  ModelInfo,
+  SessionThinkingLevel,
+  TextContent,
+  ThinkingContent,
+  ThinkingLevel,
+  ToolCall,
+} from "../llm/types.ts";
+import type { TransformResult } from "../project/transform.ts";
+
+/** pi-ai's `EXTENDED_THINKING_LEVELS` (`models.js`), weakest first. */
+const THINKING_LEVELS: readonly SessionThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+/** The default budgets of pi-ai's `adjustMaxTokensForThinking` (pi passes no custom ones). */
+const THINKING_BUDGETS: Readonly<Record<Exclude<ThinkingLevel, "xhigh">, number>> = {
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 16384,
+};
+
+/** `adjustMaxTokensForThinking` keeps this many tokens for the answer when the cap leaves no room beyond the budget. */
+const MIN_OUTPUT_TOKENS = 1024;
+
+/** pi-ai's `buildBaseOptions` caps the default output budget at this many tokens. */
+const DEFAULT_MAX_TOKENS_CAP = 32000;
+
+/**
+ * pi-ai's `sanitizeSurrogates` (`utils/sanitize-unicode.js`), with the same regex: drops unpaired UTF-16
+ * surrogates, keeps proper pairs such as emoji. Like pi-ai it throws a TypeError for a value that is not a
+ * string (session data that failed validation is kept as is), so the request fails where pi's would.
+ */
+export function sanitizeSurrogates(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
+}
+
+/** pi-ai's `shortHash` (`utils/hash.js`): two 32-bit multiplicative hashes (cyrb53 style) printed in base 36. */
+export function shortHash(text: string): string {
+  let a = 0xdeadbeef;
+  let b = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    a = Math.imul(a ^ unit, 2654435761);
+    b = Math.imul(b ^ unit, 1597334677);
+  }
+  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+  return (b >>> 0).toString(36) + (a >>> 0).toString(36);
+}
+
+/** pi-ai's `text.trim().length === 0` test in the Anthropic and Bedrock `convertMessages`. */
+export const isBlank = (text: string): boolean => text.trim().length === 0;
+
+/** pi-ai's `getSupportedThinkingLevels` (`models.js`): a level mapped to null is unsupported; xhigh must be mapped. */
+export function supportedThinkingLevels(model: ModelInfo): readonly SessionThinkingLevel[] {
+  if (!model.reasoning) return ["off"];
+  return THINKING_LEVELS.filter((level) => {
+    const mapped = model.thinkingLevelMap?.[level];
+    if (mapped === null) return false;
+    return level !== "xhigh" || mapped !== undefined;
+  });
+}
+
+/**
+ * pi-ai's `clampThinkingLevel` (`models.js`): the requested level if supported, else the nearest supported one
+ * above it, else below it. A level pi-ai does not know (a session may hold any string) gets the first supported.
+ */
+export function clampThinkingLevel(model: ModelInfo, level: ThinkingLevel): SessionThinkingLevel {
+  const supported = supportedThinkingLevels(model);
+  const index = THINKING_LEVELS.indexOf(level);
+  if (index === -1) return supported[0] ?? "off";
+  const above = THINKING_LEVELS.slice(index).find((l) => supported.includes(l));
+  const below = THINKING_LEVELS.slice(0, index)
+    .reverse()
+    .find((l) => supported.includes(l));
+  return above ?? below ?? supported[0] ?? "off";
+}
+
+/**
+ * The reasoning pi-ai's OpenAI and Mistral `streamSimple*` pass on: `options.reasoning ? clampThinkingLevel(…)
+ * : undefined`, with a clamped "off" as undefined.
+ */
+export function clampedReasoning(model: ModelInfo, level: ThinkingLevel | undefined): ThinkingLevel | undefined {
+  if (!level) return undefined;
+  const clamped = clampThinkingLevel(model, level);
+  return clamped === "off" ? undefined : clamped;
+}
+
+/** `model.thinkingLevelMap?.[effort] ?? effort`, the effort string pi-ai's OpenAI providers send for a level. */
+export function mappedEffort(model: ModelInfo, level: ThinkingLevel): string {
+  return model.thinkingLevelMap?.[level] ?? level;
+}
+
+/**
+ * pi-ai's Anthropic `mapThinkingLevelToEffort`: the model's own mapping when it is a string, else low/medium/high.
+ * pi-ai's Bedrock copy only adds a native "xhigh" for Opus 4.7 in front of it.
+ */
+export function adaptiveThinkingEffort(model: ModelInfo, level: ThinkingLevel): string {
+  const mapped = model.thinkingLevelMap?.[level];
+  if (typeof mapped === "string") return mapped;
+  switch (level) {
+    case "minimal":
+    case "low":
+      return "low";
+    case "medium":
+      return "medium";
+    default:
+      // "high", "xhigh", and any other string a session file holds: pi-ai falls back to "high".
+      return "high";
+  }
+}
+
+/** The default output cap of pi-ai's `buildBaseOptions`: the model's maxTokens, at most 32,000; none without one. */
+export function defaultMaxTokens(model: ModelInfo): number | undefined {
+  return model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : undefined;
+}
+
+/**
+ * pi-ai's `adjustMaxTokensForThinking` (`providers/simple-options.js`) with the default budgets (xhigh counts as
+ * high): the output cap raised by the budget, and the budget shrunk when the model's cap leaves no room for it.
+ */
+export function adjustMaxTokensForThinking(
+  baseMaxTokens: number,
+  modelMaxTokens: number,
+  level: ThinkingLevel,
+): { readonly maxTokens: number; readonly thinkingBudget: number } {
+  const budget = THINKING_BUDGETS[level === "xhigh" ? "high" : level];
+  const maxTokens = Math.min(baseMaxTokens + budget, modelMaxTokens);
+  const thinkingBudget = maxTokens <= budget ? Math.max(0, maxTokens - MIN_OUTPUT_TOKENS) : budget;
+  return { maxTokens, thinkingBudget };
+}
+
+/** Content-block guards: pi-ai's `block.type === "text"` (…) filters, typed. */
+export const isText = (block: { readonly type: string }): block is TextContent => block.type === "text";
+export const isImage = (block: { readonly type: string }): block is ImageContent => block.type === "image";
+export const isThinking = (block: { readonly type: string }): block is ThinkingContent => block.type === "thinking";
+export const isToolCall = (block: { readonly type: string }): block is ToolCall => block.type === "toolCall";
+
+/** `data:${mimeType};base64,${data}`, the image URL pi-ai's OpenAI Completions, Responses and Mistral code builds. */
+export function imageDataUrl(image: ImageContent): string {
+  return `data:${image.mimeType};base64,${image.data}`;
+}
+
+/**
+ * Anthropic's prompt-caching marker as pi-ai writes it (`getCacheControl` in `anthropic.js`, and on OpenRouter's
+ * `anthropic/` models in `openai-completions.js`); `ttl` only for long retention where supported.
+ */
+export interface CacheControl {
+  readonly type: "ephemeral";
+  readonly ttl?: "1h";
+}
+
+/**
+ * How many messages from `start` on are tool results: the run pi-ai's Anthropic and Bedrock `convertMessages`
+ * gather into one user message.
+ */
+export function toolResultRunLength(messages: readonly LlmMessage[], start: number): number {
+  let end = start;
+  while (messages[end]?.role === "toolResult") end++;
+  return end - start;
+}
+
+/** Ours, not pi-ai's: request indices behind transformed messages `from[start..start+count)`; synthetic ones have none. */
+export function originsOf(from: TransformResult["from"], start: number, count: number): number[] {
+  return from.slice(start, start + count).filter((index): index is number => index !== undefined);
+}

@@ -1,0 +1,146 @@
+/**
+ * App state: the library plus what the person is looking at — a session, a leaf, a filter, a search.
+ * State lives here; components read it through context and call its methods. `$effect` is used only in
+ * App.svelte to reach the outside world (the URL, saved selection).
+ */
+import type { TreeFilter } from "../../core/session/filter.ts";
+import type { SessionClient } from "../../worker/client.ts";
+import type { EntryDetail, SessionSummary } from "../../worker/protocol.ts";
+import { LibraryState } from "./library.svelte.ts";
+import { formatFragment, parseFragment } from "./url.ts";
+
+/** The entry index for an id (the last entry with it, as pi) or "line:N". */
+export function resolveLeafRef(summary: SessionSummary, ref: string): number | undefined {
+  const { ids, lines, count } = summary.entries;
+  const byLine = /^line:(\d+)$/.exec(ref);
+  for (let i = count - 1; i >= 0; i -= 1) {
+    if (byLine ? lines[i] === Number(byLine[1]) : ids[i] === ref) return i;
+  }
+  return undefined;
+}
+
+/** How to name an entry in a link: its id when that id is unique, else its line. */
+export function leafRef(summary: SessionSummary, index: number): string {
+  const id = summary.entries.ids[index];
+  if (id !== undefined && resolveLeafRef(summary, id) === index && summary.entries.ids.indexOf(id) === index) return id;
+  return `line:${summary.entries.lines[index]}`;
+}
+
+export class AppState {
+  readonly library: LibraryState;
+  selectedKey: string | undefined = $state(undefined);
+  leaf: number | undefined = $state(undefined);
+  filter: TreeFilter = $state("default");
+  query = $state("");
+  visible: Int32Array | undefined = $state.raw(undefined);
+  detail: EntryDetail | undefined = $state.raw(undefined);
+  focusRequest: number | undefined = $state(undefined);
+
+  constructor(client: SessionClient) {
+    this.library = new LibraryState(client);
+  }
+
+  get selected(): SessionSummary | undefined {
+    return this.library.sessions.find((s) => s.key === this.selectedKey);
+  }
+
+  /** Restores the library, then the deep link (if any) or the saved selection; opens the sample on a first visit. */
+  async start(hash: string, openSample: () => Promise<void>): Promise<void> {
+    const firstVisit = await this.library.restore();
+    if (firstVisit && this.library.sessions.length === 0) await openSample();
+    const link = parseFragment(hash);
+    const sessions = this.library.sessions;
+    const target = link.session
+      ? sessions.find((s) => s.sessionId === link.session || s.fileName === link.session)
+      : undefined;
+    if (link.session && !target)
+      this.library.notify(
+        "warning",
+        `The link names session ${link.session}, which is not open here. Open its file to follow the link.`,
+      );
+    const saved = sessions.find((s) => s.key === this.library.selection.key);
+    const session = target ?? saved ?? sessions[0];
+    if (!session) return;
+    const leaf =
+      target && link.leaf
+        ? resolveLeafRef(session, link.leaf)
+        : session === saved
+          ? this.library.selection.leaf
+          : undefined;
+    if (target && link.leaf && leaf === undefined)
+      this.library.notify(
+        "warning",
+        `The link's entry ${link.leaf} is not in ${session.fileName}; showing its last entry.`,
+      );
+    await this.select(session.key, leaf);
+  }
+
+  async open(files: readonly { file: Blob; name: string }[]): Promise<void> {
+    const opened = await this.library.open(files);
+    const first = opened[0];
+    if (first) await this.select(first.key);
+  }
+
+  async select(key: string, leaf?: number): Promise<void> {
+    const summary = this.library.sessions.find((s) => s.key === key);
+    if (!summary) return;
+    this.selectedKey = key;
+    this.query = "";
+    this.visible = undefined;
+    this.detail = undefined;
+    await this.chooseLeaf(leaf ?? summary.defaultLeaf);
+    await this.refreshSearch();
+  }
+
+  async chooseLeaf(index: number | undefined): Promise<void> {
+    this.leaf = index;
+    this.focusRequest = index;
+    const key = this.selectedKey;
+    if (key === undefined || index === undefined) return;
+    try {
+      const detail = await this.library.client.entry(key, index);
+      if (detail) this.detail = detail;
+    } catch (error) {
+      this.library.notify("error", error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async setSearch(query: string, filter: TreeFilter): Promise<void> {
+    this.query = query;
+    this.filter = filter;
+    await this.refreshSearch();
+  }
+
+  async refreshSearch(): Promise<void> {
+    const key = this.selectedKey;
+    if (key === undefined) return;
+    try {
+      const matches = await this.library.client.search(key, this.query, this.filter, this.leaf);
+      if (matches) this.visible = this.filter === "all" && !this.query ? undefined : matches;
+    } catch (error) {
+      this.library.notify("error", error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.library.remove(key);
+    if (this.selectedKey === key) {
+      const next = this.library.sessions[0];
+      if (next) await this.select(next.key);
+      else {
+        this.selectedKey = undefined;
+        this.detail = undefined;
+      }
+    }
+  }
+
+  /** The fragment that deep-links to the current view. */
+  get fragment(): string {
+    const s = this.selected;
+    if (!s) return "";
+    return formatFragment({
+      session: s.sessionId ?? s.fileName,
+      ...(this.leaf !== undefined ? { leaf: leafRef(s, this.leaf) } : {}),
+    });
+  }
+}

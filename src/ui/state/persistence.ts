@@ -1,0 +1,79 @@
+/**
+ * The local library: open session files (as Blobs) and the selection, in IndexedDB through idb-keyval.
+ * The only module that touches storage. Saved state has a versioned zod schema; every failure is a value
+ * that says what was not saved, so the UI can tell the person and keep what is on screen.
+ */
+import { del, get, set } from "idb-keyval";
+import { z } from "zod";
+import { err, ok, type Result } from "../../core/result.ts";
+
+const LIBRARY_KEY = "context-lens/library";
+const sessionKey = (key: string) => `context-lens/session/${key}`;
+
+const librarySchema = z.object({
+  version: z.literal(1),
+  sessions: z.array(z.object({ key: z.string(), name: z.string(), addedAt: z.number() })),
+  selection: z.object({ key: z.string().optional(), leaf: z.number().int().optional() }),
+  visited: z.boolean(),
+});
+
+export type Library = z.infer<typeof librarySchema>;
+export type StoredSession = Library["sessions"][number] & { readonly file: Blob };
+
+const EMPTY: Library = { version: 1, sessions: [], selection: {}, visited: false };
+
+function describeStorageError(error: unknown): string {
+  const name = error instanceof DOMException || error instanceof Error ? error.name : "";
+  if (name === "QuotaExceededError") return "the browser's storage quota is full";
+  if (name === "InvalidStateError" || name === "SecurityError")
+    return "this browser window does not allow local storage (private mode?)";
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The saved library, or an empty one (first visit); a damaged index is reported and replaced. */
+export async function loadLibrary(): Promise<Result<{ library: Library; files: Map<string, Blob> }>> {
+  try {
+    const raw = await get(LIBRARY_KEY);
+    if (raw === undefined) return ok({ library: EMPTY, files: new Map() });
+    const parsed = librarySchema.safeParse(raw);
+    if (!parsed.success)
+      return err("The saved library is from another version or damaged; starting with an empty one.");
+    const files = new Map<string, Blob>();
+    for (const s of parsed.data.sessions) {
+      const blob = await get(sessionKey(s.key));
+      if (blob instanceof Blob) files.set(s.key, blob);
+    }
+    return ok({ library: parsed.data, files });
+  } catch (error) {
+    return err(`Saved sessions could not be read: ${describeStorageError(error)}.`);
+  }
+}
+
+export async function saveLibrary(library: Library): Promise<Result<void>> {
+  try {
+    await set(LIBRARY_KEY, library);
+    return ok(undefined);
+  } catch (error) {
+    return err(`The list of open sessions was not saved: ${describeStorageError(error)}.`);
+  }
+}
+
+export async function saveSessionFile(key: string, name: string, file: Blob): Promise<Result<void>> {
+  try {
+    await set(sessionKey(key), file);
+    return ok(undefined);
+  } catch (error) {
+    return err(
+      `${name} was not saved for the next visit: ${describeStorageError(error)}. It stays open until you reload.`,
+    );
+  }
+}
+
+export async function deleteSessionFile(key: string): Promise<Result<void>> {
+  try {
+    await del(sessionKey(key));
+    return ok(undefined);
+  } catch (error) {
+    return err(`A removed session could not be deleted from storage: ${describeStorageError(error)}.`);
+  }
+}

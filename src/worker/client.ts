@@ -1,0 +1,125 @@
+/**
+ * The UI's only way to the sessions: a `SessionClient` over the worker, with an in-process twin for tests.
+ * For questions that are asked again and again (entry details, searches) the latest request wins.
+ */
+import { SessionEngine } from "./engine.ts";
+import type { EntryDetail, LoadProgress, Request, Response, SessionSummary, TreeFilter } from "./protocol.ts";
+
+export interface LoadHandle {
+  readonly done: Promise<SessionSummary>;
+  cancel(): void;
+}
+
+export interface SessionClient {
+  load(key: string, file: Blob, name: string, onProgress: (p: LoadProgress) => void): LoadHandle;
+  remove(key: string): Promise<void>;
+  /** Resolves undefined when a newer entry request replaced this one. */
+  entry(key: string, index: number): Promise<EntryDetail | undefined>;
+  /** Resolves undefined when a newer search replaced this one. */
+  search(key: string, query: string, filter: TreeFilter, leaf: number | undefined): Promise<Int32Array | undefined>;
+}
+
+interface Pending {
+  readonly resolve: (response: Response) => void;
+  readonly onProgress?: (p: LoadProgress) => void;
+}
+
+/** Speaks the protocol over any `postMessage` channel. */
+class ProtocolClient implements SessionClient {
+  readonly #send: (request: Request) => void;
+  readonly #pending = new Map<number, Pending>();
+  readonly #latest = new Map<string, number>();
+  #nextId = 1;
+
+  constructor(send: (request: Request) => void) {
+    this.#send = send;
+  }
+
+  /** Feed every response from the other side here. */
+  receive(response: Response): void {
+    const pending = this.#pending.get(response.requestId);
+    if (!pending) return;
+    if (response.type === "progress") return pending.onProgress?.(response.progress);
+    this.#pending.delete(response.requestId);
+    pending.resolve(response);
+  }
+
+  /** Fails every open request (the worker crashed); what was already loaded stays in the UI. */
+  failAll(message: string): void {
+    for (const [requestId, pending] of this.#pending) pending.resolve({ type: "error", requestId, message });
+    this.#pending.clear();
+  }
+
+  #request(
+    make: (requestId: number) => Request,
+    onProgress?: (p: LoadProgress) => void,
+  ): { requestId: number; response: Promise<Response> } {
+    const requestId = this.#nextId++;
+    const response = new Promise<Response>((resolve) =>
+      this.#pending.set(requestId, { resolve, ...(onProgress ? { onProgress } : {}) }),
+    );
+    this.#send(make(requestId));
+    return { requestId, response };
+  }
+
+  load(key: string, file: Blob, name: string, onProgress: (p: LoadProgress) => void): LoadHandle {
+    const { requestId, response } = this.#request(
+      (id) => ({ type: "load", requestId: id, key, file, name }),
+      onProgress,
+    );
+    const done = response.then((r) => {
+      if (r.type === "loaded") return r.summary;
+      throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} while loading ${name}.`);
+    });
+    return { done, cancel: () => this.#send({ type: "cancel", requestId }) };
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.#request((id) => ({ type: "remove", requestId: id, key })).response;
+  }
+
+  async entry(key: string, index: number): Promise<EntryDetail | undefined> {
+    const r = await this.#latestWins("entry", (id) => ({ type: "entry", requestId: id, key, index }));
+    return r?.type === "entry" ? r.detail : undefined;
+  }
+
+  async search(
+    key: string,
+    query: string,
+    filter: TreeFilter,
+    leaf: number | undefined,
+  ): Promise<Int32Array | undefined> {
+    const r = await this.#latestWins("search", (id) => ({ type: "search", requestId: id, key, query, filter, leaf }));
+    return r?.type === "search" ? r.matches : undefined;
+  }
+
+  async #latestWins(kind: string, make: (requestId: number) => Request): Promise<Response | undefined> {
+    const { requestId, response } = this.#request(make);
+    this.#latest.set(kind, requestId);
+    const r = await response;
+    if (this.#latest.get(kind) !== requestId) return undefined;
+    if (r.type === "error") throw new Error(r.message);
+    return r;
+  }
+}
+
+/** The real thing: sessions parsed and held in a Web Worker. */
+export function createWorkerClient(onCrash: (message: string) => void): SessionClient {
+  const worker = new Worker(new URL("./session.worker.ts", import.meta.url), { type: "module", name: "sessions" });
+  const client = new ProtocolClient((request) => worker.postMessage(request));
+  worker.onmessage = (event: MessageEvent<Response>) => client.receive(event.data);
+  worker.onerror = (event) => {
+    const message = `The session worker stopped (${event.message || "unknown error"}); files being loaded were not opened. Open them again.`;
+    client.failAll(message);
+    onCrash(message);
+  };
+  return client;
+}
+
+/** The twin: the same engine in this thread (tests, and environments without workers). */
+export function createInProcessClient(sliceBytes?: number): SessionClient {
+  let client: ProtocolClient | undefined = undefined;
+  const engine = new SessionEngine((response) => queueMicrotask(() => client?.receive(response)), sliceBytes);
+  client = new ProtocolClient((request) => void engine.handle(request));
+  return client;
+}

@@ -1,0 +1,157 @@
+/**
+ * The session engine: loads files in slices, keeps the parsed sessions, answers the UI's questions.
+ * Runs inside the worker, and in-process for tests (the same code either way).
+ */
+import { searchEntries } from "../core/session/filter.ts";
+import { SessionLoader } from "../core/session/load.ts";
+import { indexTree, type EntryTree } from "../core/session/tree.ts";
+import type { EntryDetail, Request, Response } from "./protocol.ts";
+import { summarizeSession } from "./summarize.ts";
+
+/** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
+export const SLICE_BYTES = 32 * 1024 * 1024;
+
+export class SessionEngine {
+  readonly #sessions = new Map<string, EntryTree>();
+  readonly #cancelled = new Set<number>();
+  readonly #post: (response: Response) => void;
+  readonly #sliceBytes: number;
+
+  constructor(post: (response: Response) => void, sliceBytes = SLICE_BYTES) {
+    this.#post = post;
+    this.#sliceBytes = sliceBytes;
+  }
+
+  async handle(request: Request): Promise<void> {
+    try {
+      switch (request.type) {
+        case "load":
+          return await this.#load(request);
+        case "cancel":
+          this.#cancelled.add(request.requestId);
+          return;
+        case "remove":
+          this.#sessions.delete(request.key);
+          return this.#post({ type: "done", requestId: request.requestId });
+        case "entry":
+          return this.#post({
+            type: "entry",
+            requestId: request.requestId,
+            detail: this.#detail(request.key, request.index),
+          });
+        case "search": {
+          const matches = searchEntries(this.#tree(request.key), request.query, request.filter, request.leaf);
+          return this.#post({ type: "search", requestId: request.requestId, matches });
+        }
+      }
+    } catch (error) {
+      this.#post({
+        type: "error",
+        requestId: request.requestId,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  async #load(request: Extract<Request, { type: "load" }>): Promise<void> {
+    const { requestId, file, name, key } = request;
+    const loader = new SessionLoader(name);
+    for (let offset = 0; offset < file.size; offset += this.#sliceBytes) {
+      const slice = new Uint8Array(await file.slice(offset, offset + this.#sliceBytes).arrayBuffer());
+      if (this.#cancelled.delete(requestId)) {
+        return this.#post({ type: "error", requestId, message: `Loading ${name} was cancelled.` });
+      }
+      loader.push(slice);
+      const bytesRead = Math.min(offset + this.#sliceBytes, file.size);
+      this.#post({
+        type: "progress",
+        requestId,
+        progress: { file: name, bytesRead, bytesTotal: file.size, entries: loader.valueCount },
+      });
+    }
+    const tree = indexTree(loader.finish());
+    this.#sessions.set(key, tree);
+    this.#post({ type: "loaded", requestId, summary: summarizeSession(tree, key) });
+  }
+
+  #tree(key: string): EntryTree {
+    const tree = this.#sessions.get(key);
+    if (!tree) throw new Error(`Session ${key} is not loaded.`);
+    return tree;
+  }
+
+  #detail(key: string, index: number): EntryDetail {
+    const tree = this.#tree(key);
+    const entry = tree.entries[index];
+    if (!entry) throw new Error(`Session ${key} has no entry ${index}.`);
+    const { toolCalls, callEntry } = pairToolCalls(tree, index);
+    return {
+      index,
+      line: entry.line,
+      id: entry.id,
+      parentId: entry.parentId,
+      type: entry.type,
+      raw: entry.raw,
+      label: entry.id !== undefined ? tree.labels.get(entry.id)?.label : undefined,
+      toolCalls,
+      callEntry,
+      diagnostics: [...tree.file.diagnostics, ...tree.diagnostics].filter((d) => d.line === entry.line),
+    };
+  }
+}
+
+type Raw = Record<string, unknown>;
+const messageOf = (tree: EntryTree, i: number): Raw | undefined => {
+  const e = tree.entries[i];
+  const m = e?.raw["message"];
+  return e?.type === "message" && typeof m === "object" && m !== null ? (m as Raw) : undefined;
+};
+
+/**
+ * Tool calls of an assistant entry with the entry holding each result (searched among its descendants on
+ * single-child runs and the first branch), and for a tool result the entry that made the call (its ancestors).
+ */
+function pairToolCalls(tree: EntryTree, index: number): Pick<EntryDetail, "toolCalls" | "callEntry"> {
+  const message = messageOf(tree, index);
+  if (message?.["role"] === "assistant" && Array.isArray(message["content"])) {
+    const calls = (message["content"] as Raw[]).filter((b) => b?.["type"] === "toolCall");
+    return {
+      toolCalls: calls.map((c) => ({
+        callId: String(c["id"]),
+        name: String(c["name"]),
+        result: findResult(tree, index, String(c["id"])),
+      })),
+      callEntry: undefined,
+    };
+  }
+  if (message?.["role"] === "toolResult")
+    return { toolCalls: [], callEntry: findCall(tree, index, String(message["toolCallId"])) };
+  return { toolCalls: [], callEntry: undefined };
+}
+
+function findResult(tree: EntryTree, from: number, callId: string): number | undefined {
+  const queue = [...(tree.children[from] ?? [])];
+  for (let steps = 0; queue.length > 0 && steps < 10_000; steps += 1) {
+    const i = queue.shift()!;
+    const m = messageOf(tree, i);
+    if (m?.["role"] === "toolResult" && m["toolCallId"] === callId) return i;
+    if (m?.["role"] === "user" || m?.["role"] === "assistant") continue;
+    queue.push(...(tree.children[i] ?? []));
+  }
+  return undefined;
+}
+
+function findCall(tree: EntryTree, from: number, callId: string): number | undefined {
+  let i = tree.parentOf[from];
+  for (let steps = 0; i !== undefined && steps < 10_000; steps += 1) {
+    const m = messageOf(tree, i);
+    if (
+      m?.["role"] === "assistant" &&
+      Array.isArray(m["content"]) &&
+      (m["content"] as Raw[]).some((b) => b?.["type"] === "toolCall" && b["id"] === callId)
+    )
+      return i;
+    i = tree.parentOf[i];
+  }
+  return undefined;
+}

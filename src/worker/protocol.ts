@@ -1,0 +1,103 @@
+/**
+ * The one message protocol at the worker seam, imported by both sides (STYLE.md §7).
+ * The worker holds the parsed sessions; the UI holds only what it draws: summaries, details on demand.
+ */
+import type { Diagnostic } from "../core/session/diagnostics.ts";
+import type { TreeFilter } from "../core/session/filter.ts";
+import type { FileKind } from "../core/session/types.ts";
+
+export type { TreeFilter };
+
+/** Everything the session list and the tree need about one session, in compact arrays indexed by entry. */
+export interface SessionSummary {
+  /** Stable key of this session in the library (not the pi session id: two files may share one). */
+  readonly key: string;
+  readonly fileName: string;
+  readonly bytes: number;
+  readonly kind: FileKind;
+  readonly kindDescription: string;
+  readonly sessionId: string | undefined;
+  readonly parentSession: string | undefined;
+  readonly cwd: string | undefined;
+  readonly timestamp: string | undefined;
+  /** session_info name, else the first user message. */
+  readonly title: string;
+  readonly version: number;
+  readonly models: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly entries: EntryColumns;
+  readonly defaultLeaf: number | undefined;
+}
+
+/** Per-entry columns (index = entry index). Parallel arrays keep 100k entries cheap to clone. */
+export interface EntryColumns {
+  readonly count: number;
+  readonly ids: readonly (string | undefined)[];
+  readonly lines: readonly number[];
+  /** Parent entry index, or -1 for a root. */
+  readonly parents: Int32Array;
+  /** "user", "assistant", "toolResult", "bashExecution", "custom", "compaction", "model_change", … */
+  readonly kinds: readonly string[];
+  /** One-line text preview. */
+  readonly previews: readonly string[];
+  /** Current label of the entry, if any. */
+  readonly labels: readonly (string | undefined)[];
+  /** Entries on a parent cycle (pi would loop on them). */
+  readonly inCycle: readonly number[];
+}
+
+/** One entry in full for the inspector: the migrated JSON plus what it pairs with. */
+export interface EntryDetail {
+  readonly index: number;
+  readonly line: number;
+  readonly id: string | undefined;
+  readonly parentId: string | null | undefined;
+  readonly type: string;
+  readonly raw: Readonly<Record<string, unknown>>;
+  readonly label: string | undefined;
+  /** For an assistant entry: each tool call and the entry holding its result (if any). */
+  readonly toolCalls: readonly {
+    readonly callId: string;
+    readonly name: string;
+    readonly result: number | undefined;
+  }[];
+  /** For a tool result: the entry whose assistant message made the call (if any). */
+  readonly callEntry: number | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export type LoadProgress = {
+  readonly file: string;
+  readonly bytesRead: number;
+  readonly bytesTotal: number;
+  readonly entries: number;
+};
+
+export type Request =
+  | {
+      readonly type: "load";
+      readonly requestId: number;
+      readonly key: string;
+      readonly file: Blob;
+      readonly name: string;
+    }
+  | { readonly type: "cancel"; readonly requestId: number }
+  | { readonly type: "remove"; readonly requestId: number; readonly key: string }
+  | { readonly type: "entry"; readonly requestId: number; readonly key: string; readonly index: number }
+  | {
+      readonly type: "search";
+      readonly requestId: number;
+      readonly key: string;
+      readonly query: string;
+      readonly filter: TreeFilter;
+      /** pi always shows the current leaf, whatever the filter. */
+      readonly leaf: number | undefined;
+    };
+
+export type Response =
+  | { readonly type: "progress"; readonly requestId: number; readonly progress: LoadProgress }
+  | { readonly type: "loaded"; readonly requestId: number; readonly summary: SessionSummary }
+  | { readonly type: "entry"; readonly requestId: number; readonly detail: EntryDetail }
+  | { readonly type: "search"; readonly requestId: number; readonly matches: Int32Array }
+  | { readonly type: "done"; readonly requestId: number }
+  | { readonly type: "error"; readonly requestId: number; readonly message: string };

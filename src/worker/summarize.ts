@@ -1,0 +1,57 @@
+/** Builds what the UI draws from a parsed session: compact per-entry columns and the session list fields. */
+import { entryKind, entryText, preview } from "../core/session/describe.ts";
+import type { EntryTree } from "../core/session/tree.ts";
+import type { EntryColumns, SessionSummary } from "./protocol.ts";
+
+function columns(tree: EntryTree): EntryColumns {
+  const n = tree.entries.length;
+  const parents = new Int32Array(n);
+  tree.parentOf.forEach((p, i) => (parents[i] = p ?? -1));
+  return {
+    count: n,
+    ids: tree.entries.map((e) => e.id),
+    lines: tree.entries.map((e) => e.line),
+    parents,
+    kinds: tree.entries.map(entryKind),
+    previews: tree.entries.map((e) => preview(entryText(e), 160)),
+    labels: tree.entries.map((e) => (e.id !== undefined ? tree.labels.get(e.id)?.label : undefined)),
+    inCycle: [...tree.inCycle],
+  };
+}
+
+function firstUserText(tree: EntryTree): string | undefined {
+  for (const e of tree.entries) if (entryKind(e) === "user") return preview(entryText(e), 80) || undefined;
+  return undefined;
+}
+
+function modelsOf(tree: EntryTree): string[] {
+  const seen = new Set<string>();
+  for (const e of tree.entries) {
+    const m = e.raw["message"] as Record<string, unknown> | undefined;
+    if (e.type === "message" && m?.["role"] === "assistant") seen.add(`${String(m["provider"])}/${String(m["model"])}`);
+    else if (e.type === "model_change") seen.add(`${String(e.raw["provider"])}/${String(e.raw["modelId"])}`);
+  }
+  return [...seen];
+}
+
+export function summarizeSession(tree: EntryTree, key: string): SessionSummary {
+  const { file } = tree;
+  const header = file.header;
+  return {
+    key,
+    fileName: file.name,
+    bytes: file.stats.bytes,
+    kind: file.kind,
+    kindDescription: file.kindDescription,
+    sessionId: header?.id,
+    parentSession: typeof header?.parentSession === "string" ? header.parentSession : undefined,
+    cwd: typeof header?.cwd === "string" ? header.cwd : undefined,
+    timestamp: typeof header?.timestamp === "string" ? header.timestamp : undefined,
+    title: tree.name ?? firstUserText(tree) ?? file.name,
+    version: file.version,
+    models: modelsOf(tree),
+    diagnostics: [...file.diagnostics, ...tree.diagnostics],
+    entries: columns(tree),
+    defaultLeaf: tree.defaultLeaf,
+  };
+}
