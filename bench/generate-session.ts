@@ -27,7 +27,12 @@ const LEVELS = ["off", "minimal", "low", "medium", "high"];
 /** Fills in what the caller left out: ~2.5 kB per entry, and about one branch per 1,000 entries. */
 export function generateOptions(given: Partial<GenerateOptions>): GenerateOptions {
   const entries = given.entries ?? Math.max(10, Math.round((given.bytes ?? 1e6) / BYTES_PER_ENTRY));
-  return { entries, bytes: given.bytes ?? entries * BYTES_PER_ENTRY, seed: given.seed ?? 1, branches: given.branches ?? Math.floor(entries / 1000) };
+  return {
+    entries,
+    bytes: given.bytes ?? entries * BYTES_PER_ENTRY,
+    seed: given.seed ?? 1,
+    branches: given.branches ?? Math.floor(entries / 1000),
+  };
 }
 
 type Entry = Record<string, unknown>;
@@ -37,6 +42,7 @@ class SessionWriter {
   readonly factory: MessageFactory;
   readonly options: GenerateOptions;
   readonly #ids = new Set<string>();
+  readonly #emitLine: (line: string) => void;
   /** Ids root → current leaf, and the path positions of its user messages and compactions. */
   path: string[] = [];
   userPositions: number[] = [];
@@ -47,13 +53,12 @@ class SessionWriter {
   model: SessionModel = SESSION_MODELS[0] as SessionModel;
   level = "medium";
 
-  readonly #emitLine: (line: string) => void;
-
   constructor(options: GenerateOptions, emitLine: (line: string) => void) {
     this.options = options;
     this.#emitLine = emitLine;
     this.rng = new Rng(options.seed);
     this.factory = new MessageFactory(this.rng, new TextPool(this.rng));
+    // First guess until #tuneScale has data: ~600 bytes of structure and ~1,800 characters of text per entry.
     this.factory.scale = Math.max(0.02, (options.bytes / options.entries - 600) / 1800);
   }
 
@@ -68,7 +73,13 @@ class SessionWriter {
 
   header(): void {
     const id = `${this.rng.hex(8)}-${this.rng.hex(4)}-7${this.rng.hex(3)}-8${this.rng.hex(3)}-${this.rng.hex(12)}`;
-    this.#write({ type: "session", version: 3, id, timestamp: new Date(this.time).toISOString(), cwd: "/home/dev/context-lens" });
+    this.#write({
+      type: "session",
+      version: 3,
+      id,
+      timestamp: new Date(this.time).toISOString(),
+      cwd: "/home/dev/context-lens",
+    });
   }
 
   /** Appends an entry below the current leaf and makes it the leaf. */
@@ -133,8 +144,16 @@ function writeInterlude(w: SessionWriter): void {
   if (rng.chance(0.03)) w.append("thinking_level_change", { thinkingLevel: (w.level = rng.pick(LEVELS)) });
   if (rng.chance(0.03)) w.message(w.factory.bashExecution(w.tick()));
   if (rng.chance(0.02)) w.append("custom_message", w.factory.customMessage());
-  if (rng.chance(0.02)) w.append("custom", { customType: "model-snapshot", data: { provider: w.model.provider, modelId: w.model.modelId, timestamp: w.time } });
-  if (rng.chance(0.01)) w.append("label", { targetId: rng.pick(w.path), label: rng.chance(0.9) ? rng.pick(["checkpoint", "bug found", "good state"]) : undefined });
+  if (rng.chance(0.02))
+    w.append("custom", {
+      customType: "model-snapshot",
+      data: { provider: w.model.provider, modelId: w.model.modelId, timestamp: w.time },
+    });
+  if (rng.chance(0.01))
+    w.append("label", {
+      targetId: rng.pick(w.path),
+      label: rng.chance(0.9) ? rng.pick(["checkpoint", "bug found", "good state"]) : undefined,
+    });
   if (rng.chance(0.002)) w.append("session_info", { name: `Benchmark session ${w.options.seed}` });
 }
 
@@ -149,9 +168,17 @@ function writeCompaction(w: SessionWriter): boolean {
   const candidates = w.userPositions.filter((p) => p > since);
   if (candidates.length < 2) return false;
   const kept = candidates[Math.max(1, candidates.length - w.rng.int(1, 3))] as number;
-  const details = { readFiles: ["src/core/session/load.ts", "README.md"], modifiedFiles: ["src/core/session/lines.ts"] };
+  const details = {
+    readFiles: ["src/core/session/load.ts", "README.md"],
+    modifiedFiles: ["src/core/session/lines.ts"],
+  };
   w.compactionPositions.push(w.path.length);
-  w.append("compaction", { summary: w.factory.text(3000, 0.5), firstKeptEntryId: w.path[kept], tokensBefore: w.rng.int(80000, 190000), details });
+  w.append("compaction", {
+    summary: w.factory.text(3000, 0.5),
+    firstKeptEntryId: w.path[kept],
+    tokensBefore: w.rng.int(80000, 190000),
+    details,
+  });
   return true;
 }
 
@@ -163,7 +190,11 @@ function writeBranchPoint(w: SessionWriter): void {
   w.rewind(target);
   if (w.rng.chance(0.5)) {
     const fromId = w.path[target] as string;
-    w.append("branch_summary", { fromId, summary: w.factory.text(1000, 0.5), details: { readFiles: [], modifiedFiles: [] } });
+    w.append("branch_summary", {
+      fromId,
+      summary: w.factory.text(1000, 0.5),
+      details: { readFiles: [], modifiedFiles: [] },
+    });
   }
 }
 
@@ -177,10 +208,16 @@ export function writeSession(options: GenerateOptions, emitLine: (line: string) 
   w.append("model_change", { provider: w.model.provider, modelId: w.model.modelId });
   w.append("thinking_level_change", { thinkingLevel: w.level });
   while (!w.done) {
-    if (branchesDone < options.branches && w.written >= ((branchesDone + 1) * options.entries) / (options.branches + 1)) {
+    if (
+      branchesDone < options.branches &&
+      w.written >= ((branchesDone + 1) * options.entries) / (options.branches + 1)
+    ) {
       writeBranchPoint(w);
       branchesDone += 1;
-    } else if (compactionsDone < compactions && w.written >= ((compactionsDone + 0.7) * options.entries) / compactions) {
+    } else if (
+      compactionsDone < compactions &&
+      w.written >= ((compactionsDone + 0.7) * options.entries) / compactions
+    ) {
       if (writeCompaction(w)) compactionsDone += 1;
     }
     if (!w.done) writeInterlude(w);
@@ -205,7 +242,9 @@ function parseArgs(argv: readonly string[]): Partial<GenerateOptions> {
     const name = argv[i]?.replace(/^--/, "") ?? "";
     const value = Number(argv[i + 1]);
     if (!["entries", "bytes", "seed", "branches"].includes(name) || !Number.isFinite(value)) {
-      throw new Error(`unknown option or value: ${argv[i]} ${argv[i + 1] ?? ""} (use --entries N --bytes N --seed N --branches N)`);
+      throw new Error(
+        `unknown option or value: ${argv[i]} ${argv[i + 1] ?? ""} (use --entries N --bytes N --seed N --branches N)`,
+      );
     }
     out[name] = value;
   }

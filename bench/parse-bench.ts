@@ -33,8 +33,14 @@ export function parseLines(bytes: Uint8Array): unknown[] {
 export async function parseFigure(bytes: Uint8Array, reps: number): Promise<Figure> {
   const tree = loadAndIndex(bytes);
   const problems = [...tree.file.diagnostics, ...tree.diagnostics].filter((d) => d.severity !== "info");
-  if (problems.length > 0) throw new Error(`the generated session has ${problems.length} diagnostics, first: ${problems[0]?.message}`);
-  const times = await compare(() => loadAndIndex(bytes), () => parseLines(bytes), reps);
+  if (problems.length > 0)
+    throw new Error(`the generated session has ${problems.length} diagnostics, first: ${problems[0]?.message}`);
+  const times = await compare(
+    () => loadAndIndex(bytes),
+    () => parseLines(bytes),
+    reps,
+    true,
+  );
   const mb = bytes.byteLength / 1e6;
   return {
     name: "parse+validate+index",

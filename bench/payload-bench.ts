@@ -2,6 +2,7 @@
  * Figure 2: the payload of every leaf, for the session's model and a few fixed ones, built by our core
  * (`projectLeaf`) and by pi's own functions, each from a session loaded once outside the timed region.
  */
+import { performance } from "node:perf_hooks";
 import type { Api, Model } from "@mariozechner/pi-ai";
 import type { ModelInfo } from "../src/core/llm/types.ts";
 import { findModel } from "../src/core/models/registry.ts";
@@ -42,18 +43,29 @@ function prepare(text: string, name: string): Prepared {
     leaves.push(leaf);
     leafIds.push(id);
   }
-  const ourModels = [undefined, ...FIXED_MODELS.map(([provider, id]) => required(findModel(provider, id), `${provider}/${id}`))];
-  const piModels = [undefined, ...FIXED_MODELS.map(([provider, id]) => required(referenceModel(provider, id), `${provider}/${id}`))];
+  const ourModels = [
+    undefined,
+    ...FIXED_MODELS.map(([provider, id]) => required(findModel(provider, id), `${provider}/${id}`)),
+  ];
+  const piModels = [
+    undefined,
+    ...FIXED_MODELS.map(([provider, id]) => required(referenceModel(provider, id), `${provider}/${id}`)),
+  ];
   return { tree, leaves, leafIds, pi, ourModels, piModels };
 }
 
 function required<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`model ${what} is not in the registry; update FIXED_MODELS in bench/payload-bench.ts`);
+  if (value === undefined)
+    throw new Error(`model ${what} is not in the registry; update FIXED_MODELS in bench/payload-bench.ts`);
   return value;
 }
 
 /** Our payload for every (leaf, model); returns how many were built. */
-export function ourAllPayloads(tree: EntryTree, leaves: readonly number[], models: readonly (ModelInfo | undefined)[]): number {
+export function ourAllPayloads(
+  tree: EntryTree,
+  leaves: readonly number[],
+  models: readonly (ModelInfo | undefined)[],
+): number {
   let built = 0;
   for (const leaf of leaves) {
     for (const model of models) if (projectLeaf(tree, leaf, model ? { model } : {}).ok) built += 1;
@@ -61,23 +73,38 @@ export function ourAllPayloads(tree: EntryTree, leaves: readonly number[], model
   return built;
 }
 
-/** Times both sides on one session; `name` labels the row. */
+/** A timed run repeats the all-leaves pass until it lasts about this long, so small files are not noise. */
+const MIN_RUN_MS = 150;
+
+function passesFor(p: Prepared): number {
+  const start = performance.now();
+  ourAllPayloads(p.tree, p.leaves, p.ourModels);
+  return Math.max(1, Math.ceil(MIN_RUN_MS / Math.max(0.01, performance.now() - start)));
+}
+
+/** Times both sides on one session (ms per all-leaves pass); `name` labels the row. */
 export async function payloadFigure(name: string, text: string, reps: number): Promise<Figure> {
   const p = prepare(text, name);
   const ours = ourAllPayloads(p.tree, p.leaves, p.ourModels);
   const theirs = await piAllPayloads(p.pi, p.leafIds, p.piModels);
+  const passes = passesFor(p);
   const times = await compare(
-    () => ourAllPayloads(p.tree, p.leaves, p.ourModels),
-    () => piAllPayloads(p.pi, p.leafIds, p.piModels),
+    () => {
+      for (let i = 0; i < passes; i += 1) ourAllPayloads(p.tree, p.leaves, p.ourModels);
+    },
+    async () => {
+      for (let i = 0; i < passes; i += 1) await piAllPayloads(p.pi, p.leafIds, p.piModels);
+    },
     reps,
+    false,
   );
   const counts = ours === theirs ? `${ours} payloads` : `payloads ours ${ours} / pi ${theirs} (MISMATCH)`;
   return {
     name,
-    ours: times.ours,
-    baseline: times.baseline,
+    ours: times.ours / passes,
+    baseline: times.baseline / passes,
     baselineName: "pi",
     target: 2,
-    note: `[${p.tree.entries.length} entries, ${p.leaves.length} leaves × ${p.ourModels.length} models, ${counts}]`,
+    note: `[${p.tree.entries.length} entries, ${p.leaves.length} leaves × ${p.ourModels.length} models, ${counts}${passes > 1 ? `; ms per pass, ${passes} passes per run` : ""}]`,
   };
 }

@@ -34,7 +34,12 @@ export function loadPiSession(text: string): PiSession {
 const STOP = new Error("payload captured");
 
 /** pi-ai's request body for `model`, or undefined when it refuses to build one. Nothing is copied or sent. */
-async function capturePayload(model: Model<Api>, context: Context, reasoning: ThinkingLevel | undefined, sessionId: string | undefined): Promise<unknown> {
+async function capturePayload(
+  model: Model<Api>,
+  context: Context,
+  reasoning: ThinkingLevel | undefined,
+  sessionId: string | undefined,
+): Promise<unknown> {
   let payload: unknown;
   const stream = streamSimple(model, context, {
     apiKey: model.provider === "openai-codex" ? FAKE_CODEX_JWT : "test-key",
@@ -50,7 +55,11 @@ async function capturePayload(model: Model<Api>, context: Context, reasoning: Th
 }
 
 /** One leaf's payload as pi builds it; `model` undefined = the session's own model. */
-export async function piLeafPayload(session: PiSession, leafId: string, model: Model<Api> | undefined): Promise<unknown> {
+export async function piLeafPayload(
+  session: PiSession,
+  leafId: string,
+  model: Model<Api> | undefined,
+): Promise<unknown> {
   const context = buildSessionContext(session.entries as never, leafId, session.byId as never);
   const messages = convertToLlm(context.messages);
   const target = model ?? (context.model ? referenceModel(context.model.provider, context.model.modelId) : undefined);
@@ -60,7 +69,11 @@ export async function piLeafPayload(session: PiSession, leafId: string, model: M
 }
 
 /** Every (leaf, model) payload, one after the other; returns how many were built. */
-export async function piAllPayloads(session: PiSession, leafIds: readonly string[], models: readonly (Model<Api> | undefined)[]): Promise<number> {
+export async function piAllPayloads(
+  session: PiSession,
+  leafIds: readonly string[],
+  models: readonly (Model<Api> | undefined)[],
+): Promise<number> {
   let built = 0;
   for (const leafId of leafIds) {
     for (const model of models) if ((await piLeafPayload(session, leafId, model)) !== undefined) built += 1;

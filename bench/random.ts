@@ -11,17 +11,17 @@ const WORDS = (
 ).split(" ");
 
 const CODE = [
-  'export function parse(text: string): Result<Value> {',
+  "export function parse(text: string): Result<Value> {",
   '\tconst lines = text.split("\\n");',
-  '\tfor (const [i, line] of lines.entries()) {',
-  '\t\tif (!line.trim()) continue;',
-  '\t\tconsole.log(`line ${i}: ${JSON.stringify(line)}`);',
-  '\t}',
+  "\tfor (const [i, line] of lines.entries()) {",
+  "\t\tif (!line.trim()) continue;",
+  "\t\tconsole.log(`line ${i}: ${JSON.stringify(line)}`);",
+  "\t}",
   "\treturn { ok: true, value: lines.map((l) => l.replace(/\\s+$/, '')) };",
-  '}',
-  '$ npm test -- --reporter=dot',
+  "}",
+  "$ npm test -- --reporter=dot",
   'src/core/session/load.ts:42:7 - error TS2322: Type "string" is not assignable to type "number".',
-  'diff --git a/src/index.ts b/src/index.ts',
+  "diff --git a/src/index.ts b/src/index.ts",
   '@@ -10,7 +10,9 @@ import { load } from "./load.js";',
   '-  const x = "old";',
   '+  const x = "new"; // C:\\Users\\dev\\project',
@@ -71,7 +71,10 @@ export class Rng {
 
   hex(length: number): string {
     let out = "";
-    while (out.length < length) out += Math.floor(this.next() * 0x100000000).toString(16).padStart(8, "0");
+    while (out.length < length)
+      out += Math.floor(this.next() * 0x100000000)
+        .toString(16)
+        .padStart(8, "0");
     return out.slice(0, length);
   }
 }
@@ -119,10 +122,10 @@ export class TextPool {
     return pool.slice(start, start + length);
   }
 
-  /** `length` characters of base64 (a multiple of 4), shaped like a PNG's. */
-  base64(length: number): string {
+  /** About `length` characters of base64 (a multiple of 4), starting with `prefix` (itself a multiple of 4 long). */
+  base64(length: number, prefix = ""): string {
     const body = Math.max(4, Math.min(length, this.#base64.length - 16) & ~3);
     const start = this.#rng.int(0, (this.#base64.length - body) >> 2) << 2;
-    return `iVBORw0KGgoA${this.#base64.slice(start + 12, start + body)}`;
+    return `${prefix}${this.#base64.slice(start + prefix.length, start + body)}`;
   }
 }

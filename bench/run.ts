@@ -7,13 +7,13 @@
  * BENCH_FIGURES (which figures to run, default "1,2").
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateOptions, generateSession, generateSessionBytes } from "./generate-session.ts";
 import { parseFigure } from "./parse-bench.ts";
 import { payloadFigure } from "./payload-bench.ts";
-import { formatFigure, type Figure } from "./timing.ts";
+import { formatFigure, WARM_UPS, type Figure } from "./timing.ts";
 
 const CORPUS = fileURLToPath(new URL("../../shared/corpus/pi", import.meta.url));
 const CORPUS_FILES = 3;
@@ -21,7 +21,8 @@ const NAME_WIDTH = 40;
 
 function envNumber(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not "${process.env[name]}"`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number, not "${process.env[name]}"`);
   return value;
 }
 
@@ -40,14 +41,25 @@ function largestCorpusFiles(): string[] {
     .slice(0, CORPUS_FILES);
 }
 
+function printHeader(reps: number): void {
+  const cores = cpus().length;
+  console.log(
+    `Context Lens benchmark — node ${process.version}, ${cores} CPU(s), median of ${reps} runs after ${WARM_UPS} warm-ups`,
+  );
+  const load = loadavg()[0] ?? 0;
+  if (load > cores)
+    console.log(`note: load average ${load.toFixed(1)} on ${cores} CPUs; other processes compete, so times are noisy`);
+  console.log("ratio = baseline time / our time (higher is better)\n");
+}
+
 async function main(): Promise<void> {
   const mb = envNumber("BENCH_MB", 60);
   const reps = Math.round(envNumber("BENCH_REPS", 5));
-  console.log(`Context Lens benchmark — node ${process.version}, ${cpus().length} CPU(s), median of ${reps} runs after 1 warm-up`);
-  console.log("ratio = baseline time / our time (higher is better)\n");
-
   const figures = (process.env["BENCH_FIGURES"] ?? "1,2").split(",").map((f) => f.trim());
-  if (figures.includes("1")) print(await parseFigure(generateSessionBytes(generateOptions({ bytes: mb * 1e6, seed: 1 })), reps));
+  printHeader(reps);
+  if (figures.includes("1")) {
+    print(await parseFigure(generateSessionBytes(generateOptions({ bytes: mb * 1e6, seed: 1 })), reps));
+  }
   if (figures.includes("2")) await payloadFigures(reps);
 }
 
@@ -56,7 +68,8 @@ async function payloadFigures(reps: number): Promise<void> {
   print(await payloadFigure("payloads: generated (60 leaves)", branchy, reps));
   const corpus = largestCorpusFiles();
   if (corpus.length === 0) console.log(`note: ${CORPUS} is absent; the corpus rows of figure 2 are skipped`);
-  for (const file of corpus) print(await payloadFigure(`payloads: ${basename(file)}`, readFileSync(file, "utf8"), reps));
+  for (const file of corpus)
+    print(await payloadFigure(`payloads: ${basename(file)}`, readFileSync(file, "utf8"), reps));
 }
 
 main().catch((error: unknown) => {

@@ -26,7 +26,14 @@ export type ToolCall = {
 };
 
 type Block = Record<string, unknown>;
-const FILES = ["src/core/session/load.ts", "src/core/project/context.ts", "README.md", "docs/screenshot.png", "package.json", "tests/unit/tree.test.ts"];
+const FILES = [
+  "src/core/session/load.ts",
+  "src/core/project/context.ts",
+  "README.md",
+  "docs/screenshot.png",
+  "package.json",
+  "tests/unit/tree.test.ts",
+];
 
 export class MessageFactory {
   /** Multiplier for every drawn text size; set by the generator. */
@@ -52,7 +59,11 @@ export class MessageFactory {
   }
 
   image(): Block {
-    return { type: "image", data: this.#pool.base64(this.#rng.int(8, 120) * 1024), mimeType: "image/png" };
+    return {
+      type: "image",
+      data: this.#pool.base64(this.#rng.int(8, 120) * 1024, "iVBORw0KGgoA"),
+      mimeType: "image/png",
+    };
   }
 
   user(timestamp: number): Block {
@@ -71,7 +82,13 @@ export class MessageFactory {
     if (level !== "off" && rng.chance(0.9)) content.push(this.#thinking(model));
     if (calls.length === 0 || rng.chance(0.5)) content.push(this.#textBlock(model, calls.length === 0 ? 400 : 120));
     content.push(...calls);
-    const message: Block = { role: "assistant", content, api: model.api, provider: model.provider, model: model.modelId };
+    const message: Block = {
+      role: "assistant",
+      content,
+      api: model.api,
+      provider: model.provider,
+      model: model.modelId,
+    };
     message["usage"] = this.#usage();
     message["stopReason"] = calls.length > 0 ? "toolUse" : "stop";
     message["timestamp"] = timestamp;
@@ -81,15 +98,24 @@ export class MessageFactory {
   toolCalls(model: SessionModel, count: number, timestamp: number): ToolCall[] {
     return Array.from({ length: count }, (_, n) => {
       const name = this.#rng.pick(["read", "read", "bash", "bash", "edit", "write", "grep"]);
-      const call: ToolCall = { type: "toolCall", id: this.#callId(model, name, timestamp, n), name, arguments: this.#arguments(name) };
-      return model.api === "google-generative-ai" && n === 0 ? { ...call, thoughtSignature: this.#pool.base64(160) } : call;
+      const call: ToolCall = {
+        type: "toolCall",
+        id: this.#callId(model, name, timestamp, n),
+        name,
+        arguments: this.#arguments(name),
+      };
+      return model.api === "google-generative-ai" && n === 0
+        ? { ...call, thoughtSignature: this.#pool.base64(160) }
+        : call;
     });
   }
 
   toolResult(call: ToolCall, timestamp: number): Block {
     const rng = this.#rng;
-    const isPng = call.name === "read" && call.arguments["path"] === "docs/screenshot.png" && rng.chance(0.5);
-    const content = isPng ? [{ type: "text", text: "Read image file [image/png]" }, this.image()] : [{ type: "text", text: this.text(1000, 1.3) }];
+    const isPng = call.name === "read" && call.arguments["path"] === "docs/screenshot.png" && rng.chance(0.1);
+    const content = isPng
+      ? [{ type: "text", text: "Read image file [image/png]" }, this.image()]
+      : [{ type: "text", text: this.text(1000, 1.3) }];
     const message: Block = { role: "toolResult", toolCallId: call.id, toolName: call.name, content };
     if (call.name === "edit") message["details"] = { diff: this.text(200), firstChangedLine: rng.int(1, 400) };
     message["isError"] = rng.chance(0.05);
@@ -129,11 +155,17 @@ export class MessageFactory {
     const thinking = this.text(800, 1.1);
     const rng = this.#rng;
     if (model.api === "anthropic-messages") {
-      if (rng.chance(0.01)) return { type: "thinking", thinking: "", thinkingSignature: this.#pool.base64(1200), redacted: true };
+      if (rng.chance(0.01))
+        return { type: "thinking", thinking: "", thinkingSignature: this.#pool.base64(1200), redacted: true };
       return { type: "thinking", thinking, thinkingSignature: this.#pool.base64(rng.int(100, 500) * 4) };
     }
     if (model.api === "openai-responses") {
-      const item = { type: "reasoning", id: `rs_${rng.hex(48)}`, summary: [{ type: "summary_text", text: thinking }], encrypted_content: this.#pool.base64(rng.int(200, 800) * 4) };
+      const item = {
+        type: "reasoning",
+        id: `rs_${rng.hex(48)}`,
+        summary: [{ type: "summary_text", text: thinking }],
+        encrypted_content: this.#pool.base64(rng.int(200, 800) * 4),
+      };
       return { type: "thinking", thinking, thinkingSignature: JSON.stringify(item) };
     }
     return { type: "thinking", thinking, thinkingSignature: this.#pool.base64(rng.int(40, 200) * 4) };
@@ -141,7 +173,8 @@ export class MessageFactory {
 
   #textBlock(model: SessionModel, median: number): Block {
     const text = this.text(median, 1.1);
-    if (model.api === "openai-responses") return { type: "text", text, textSignature: JSON.stringify({ v: 1, id: `msg_${this.#rng.hex(48)}` }) };
+    if (model.api === "openai-responses")
+      return { type: "text", text, textSignature: JSON.stringify({ v: 1, id: `msg_${this.#rng.hex(48)}` }) };
     return { type: "text", text };
   }
 
@@ -157,7 +190,10 @@ export class MessageFactory {
       case "read":
         return this.#rng.chance(0.3) ? { path, offset: this.#rng.int(1, 300), limit: 200 } : { path };
       case "bash":
-        return { command: `cd /home/dev/context-lens && ${this.#rng.pick(["npm test", "rg -n 'parseJsonLine' src", "git diff --stat"])}`, timeout: 120 };
+        return {
+          command: `cd /home/dev/context-lens && ${this.#rng.pick(["npm test", "rg -n 'parseJsonLine' src", "git diff --stat"])}`,
+          timeout: 120,
+        };
       case "edit":
         return { path, oldText: this.text(150), newText: this.text(180) };
       case "write":
@@ -173,7 +209,13 @@ export class MessageFactory {
     const output = rng.int(20, 4000);
     const cacheRead = rng.int(0, 150000);
     const cacheWrite = rng.int(0, 8000);
-    const cost = { input: input * 3e-6, output: output * 15e-6, cacheRead: cacheRead * 3e-7, cacheWrite: cacheWrite * 3.75e-6, total: 0 };
+    const cost = {
+      input: input * 3e-6,
+      output: output * 15e-6,
+      cacheRead: cacheRead * 3e-7,
+      cacheWrite: cacheWrite * 3.75e-6,
+      total: 0,
+    };
     cost.total = cost.input + cost.output + cost.cacheRead + cost.cacheWrite;
     return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost };
   }
@@ -182,7 +224,8 @@ export class MessageFactory {
   #maybeFailed(message: Block): Block {
     const roll = this.#rng.next();
     if (roll < 0.01) return { ...message, stopReason: "aborted", errorMessage: "Request was aborted" };
-    if (roll < 0.02) return { ...message, content: [], stopReason: "error", errorMessage: "529 overloaded_error: Overloaded" };
+    if (roll < 0.02)
+      return { ...message, content: [], stopReason: "error", errorMessage: "529 overloaded_error: Overloaded" };
     return message;
   }
 }

@@ -1,4 +1,4 @@
-/** Timing helpers for the benchmark: forced GC between runs, medians, and the result table. */
+/** Timing helpers for the benchmark: alternating runs, optional forced GC, medians, and the result table. */
 import { performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -12,28 +12,43 @@ export type Work = () => unknown;
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-async function timeOnce(work: Work): Promise<number> {
-  gc();
+async function timeOnce(work: Work, collectFirst: boolean): Promise<number> {
+  if (collectFirst) gc();
   const start = performance.now();
   const result = work();
   if (result instanceof Promise) await result;
   return performance.now() - start;
 }
 
+/** Untimed runs of each side first, so both are measured with optimised code. */
+export const WARM_UPS = 2;
+
 /**
- * Median wall time (ms) of `ours` and `baseline` over `reps` runs each, after one warm-up run of each.
- * The two sides alternate so that drift (thermal, other load) hits both alike.
+ * Median wall time (ms) of `ours` and `baseline` over `reps` runs each, after `WARM_UPS` runs of each.
+ * The two sides alternate so that drift (thermal, other load) hits both alike. `collectFirst` forces a full
+ * GC before every run: needed when a run leaves hundreds of MB behind that the next run would otherwise pay
+ * to collect; it also resets the young generation, which penalises short allocation-heavy runs, so runs
+ * that leave little behind are better measured in a steady heap.
  */
-export async function compare(ours: Work, baseline: Work, reps: number): Promise<{ ours: number; baseline: number }> {
-  await timeOnce(ours);
-  await timeOnce(baseline);
+export async function compare(
+  ours: Work,
+  baseline: Work,
+  reps: number,
+  collectFirst: boolean,
+): Promise<{ ours: number; baseline: number }> {
+  for (let i = 0; i < WARM_UPS; i += 1) {
+    await timeOnce(ours, collectFirst);
+    await timeOnce(baseline, collectFirst);
+  }
   const times = { ours: [] as number[], baseline: [] as number[] };
   for (let i = 0; i < reps; i += 1) {
-    times.ours.push(await timeOnce(ours));
-    times.baseline.push(await timeOnce(baseline));
+    times.ours.push(await timeOnce(ours, collectFirst));
+    times.baseline.push(await timeOnce(baseline, collectFirst));
   }
   return { ours: median(times.ours), baseline: median(times.baseline) };
 }

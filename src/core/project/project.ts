@@ -17,7 +17,7 @@ import { pathToLeaf, type EntryTree } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";
 import { toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
 import { toLlmMessages, type ConvertOptions, type LlmConversion } from "./convert.ts";
-import { transformForModel } from "./transform.ts";
+import { failedTurnReason } from "./transform.ts";
 
 export interface ProjectionOptions extends ContextOptions, ConvertOptions {
   /** Target model; undefined = the model the path ends with, as pi resumes. */
@@ -100,7 +100,11 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
   });
   if (!payload.ok) return payload;
   const llmSources = llm.from.map((agentIndex) => context.value.sources[agentIndex] as number);
-  const drops = new Map(transformForModel(llm.messages, model.value).dropped.map((d) => [d.index, d.reason as string]));
+  const drops = new Map<number, string>();
+  llm.messages.forEach((m, i) => {
+    const reason = failedTurnReason(m);
+    if (reason) drops.set(i, reason);
+  });
   return ok({
     leaf,
     path: path.value,

@@ -130,6 +130,14 @@ function mapMessage(
   }
 }
 
+/** Why pi-ai's transform drops this message (an errored or aborted assistant turn), if it does. */
+export function failedTurnReason(message: LlmMessage): TransformDropReason | undefined {
+  if (message.role !== "assistant") return undefined;
+  if (message.stopReason === "error") return "errored turn";
+  if (message.stopReason === "aborted") return "aborted turn";
+  return undefined;
+}
+
 /** pi-ai's `transformMessages(messages, model, normalizeToolCallId)` with provenance. */
 export function transformForModel(
   messages: readonly LlmMessage[],
@@ -173,8 +181,9 @@ export function transformForModel(
   mapped.forEach((message, index) => {
     if (message.role === "assistant") {
       flushPending();
-      if (dropFailed && (message.stopReason === "error" || message.stopReason === "aborted")) {
-        dropped.push({ index, reason: message.stopReason === "error" ? "errored turn" : "aborted turn" });
+      const failed = dropFailed ? failedTurnReason(message) : undefined;
+      if (failed) {
+        dropped.push({ index, reason: failed });
         return;
       }
       const calls = message.content.filter((b): b is ToolCall => b.type === "toolCall");

@@ -32,13 +32,36 @@ const MIN_OUTPUT_TOKENS = 1024;
 /** pi-ai's `buildBaseOptions` caps the default output budget at this many tokens. */
 const DEFAULT_MAX_TOKENS_CAP = 32000;
 
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Results for long texts, which every payload of a session sends again (each leaf repeats its path): the same
+ * string objects come back, so a lookup is far cheaper than another scan. Bounded by the characters it holds.
+ */
+const sanitized = new Map<string, string>();
+let sanitizedChars = 0;
+const MEMO_MIN_LENGTH = 256;
+const MEMO_MAX_CHARS = 64 * 1024 * 1024;
+
 /**
  * pi-ai's `sanitizeSurrogates` (`utils/sanitize-unicode.js`), with the same regex: drops unpaired UTF-16
  * surrogates, keeps proper pairs such as emoji. Like pi-ai it throws a TypeError for a value that is not a
  * string (session data that failed validation is kept as is), so the request fails where pi's would.
  */
 export function sanitizeSurrogates(text: string): string {
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
+  if (typeof text !== "string") return (text as string).replace(LONE_SURROGATE, "");
+  if (text.length < MEMO_MIN_LENGTH) return ANY_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, "") : text;
+  const known = sanitized.get(text);
+  if (known !== undefined) return known;
+  const result = ANY_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, "") : text;
+  if (sanitizedChars + text.length > MEMO_MAX_CHARS) {
+    sanitized.clear();
+    sanitizedChars = 0;
+  }
+  sanitized.set(text, result);
+  sanitizedChars += text.length;
+  return result;
 }
 
 /** pi-ai's `shortHash` (`utils/hash.js`): two 32-bit multiplicative hashes (cyrb53 style) printed in base 36. */
@@ -170,4 +193,41 @@ export function toolResultRunLength(messages: readonly LlmMessage[], start: numb
 /** Ours, not pi-ai's: request indices behind transformed messages `from[start..start+count)`; synthetic ones have none. */
 export function originsOf(from: TransformResult["from"], start: number, count: number): number[] {
   return from.slice(start, start + count).filter((index): index is number => index !== undefined);
+}
+
+const argumentsJson = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify` of a tool call's arguments, once per arguments object: every payload built along a path
+ * sends the same calls again, from the same session objects. Payload bodies share such parts; never mutate them.
+ */
+export function argumentsText(args: unknown): string {
+  if (typeof args !== "object" || args === null) return JSON.stringify(args);
+  let text = argumentsJson.get(args);
+  if (text === undefined) {
+    text = JSON.stringify(args);
+    argumentsJson.set(args, text);
+  }
+  return text;
+}
+
+const parsedSignatures = new Map<string, unknown>();
+let parsedSignatureChars = 0;
+
+/**
+ * `JSON.parse` of a signature string (an OpenAI reasoning item), remembered per string: long encrypted
+ * reasoning is parsed once per session rather than once per payload. Throws like `JSON.parse` on bad JSON.
+ * The result is shared between payloads; never mutate it.
+ */
+export function parseSignatureJson(text: string): unknown {
+  const known = parsedSignatures.get(text);
+  if (known !== undefined) return known;
+  const parsed: unknown = JSON.parse(text);
+  if (parsedSignatureChars + text.length > MEMO_MAX_CHARS) {
+    parsedSignatures.clear();
+    parsedSignatureChars = 0;
+  }
+  parsedSignatures.set(text, parsed);
+  parsedSignatureChars += text.length;
+  return parsed;
 }

@@ -23,6 +23,7 @@ import {
   isToolCall,
   sanitizeSurrogates,
   type CacheControl,
+  argumentsText,
 } from "./common.ts";
 import type { CompletionsCompat } from "./openai-completions-compat.ts";
 
@@ -91,7 +92,7 @@ function assistantContent(
 }
 
 function toolCallField(call: ToolCall): unknown {
-  return { id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
+  return { id: call.id, type: "function", function: { name: call.name, arguments: argumentsText(call.arguments) } };
 }
 
 /** OpenRouter's encrypted reasoning travels in tool calls' `thoughtSignature` as JSON; unparsable ones are dropped. */

@@ -17,7 +17,15 @@ import type {
 import { PayloadError } from "../llm/types.ts";
 import { transformForModel, type NormalizeToolCallId } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
-import { imageDataUrl, isImage, isText, sanitizeSurrogates, shortHash } from "./common.ts";
+import {
+  argumentsText,
+  imageDataUrl,
+  isImage,
+  isText,
+  parseSignatureJson,
+  sanitizeSurrogates,
+  shortHash,
+} from "./common.ts";
 
 /** A system prompt item (`developer` for reasoning models). */
 export interface InstructionItem {
@@ -143,7 +151,7 @@ function userItems(message: UserMessage): UserItem[] {
 
 function parseReasoningItem(signature: string): ReasoningItem {
   try {
-    return JSON.parse(signature) as ReasoningItem;
+    return parseSignatureJson(signature) as ReasoningItem;
   } catch (error) {
     throw new PayloadError(
       `A thinking block's signature is not a JSON reasoning item (${(error as Error).message}); ` +
@@ -184,7 +192,7 @@ function assistantItems(message: AssistantMessage, model: ModelInfo, messageNumb
         const [callId = "", itemId] = block.id.split("|");
         const id = otherModelSameApi && itemId?.startsWith("fc_") ? undefined : itemId;
         return [
-          { type: "function_call", id, call_id: callId, name: block.name, arguments: JSON.stringify(block.arguments) },
+          { type: "function_call", id, call_id: callId, name: block.name, arguments: argumentsText(block.arguments) },
         ];
       }
       default:

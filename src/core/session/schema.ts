@@ -172,7 +172,7 @@ function issuesOf(error: z.ZodError, prefix: string): SchemaIssue[] {
  * A fast yes for values a zod schema accepts as they are. It is built from the schema itself, so the schema
  * stays the one definition; `false` only means "ask zod" (which then also names the issues), so any schema
  * feature not handled here (checks, coercion, strict objects, …) just falls back to zod. zod's `safeParse`
- * copies every object it checks, which made validation a fifth of the load time of a large session.
+ * copies every object it checks; this check is about twice as fast on a large session and copies nothing.
  */
 type Conforms = (value: unknown) => boolean;
 
