@@ -3,6 +3,7 @@
  * State lives here; components read it through context and call its methods. `$effect` is used only in
  * App.svelte to reach the outside world (the URL, saved selection).
  */
+import { tick } from "svelte";
 import type { TreeFilter } from "../../core/session/filter.ts";
 import type { SessionClient } from "../../worker/client.ts";
 import type { EntryDetail, SessionSummary } from "../../worker/protocol.ts";
@@ -59,7 +60,8 @@ export class AppState {
         `The link names session ${link.session}, which is not open here. Open its file to follow the link.`,
       );
     const saved = sessions.find((s) => s.key === this.library.selection.key);
-    const session = target ?? saved ?? sessions[0];
+    // Files the person opened while the library was being restored keep their selection.
+    const session = target ?? (this.selectedKey === undefined ? (saved ?? sessions[0]) : undefined);
     if (!session) return;
     const leaf =
       target && link.leaf
@@ -84,12 +86,13 @@ export class AppState {
   async select(key: string, leaf?: number): Promise<void> {
     const summary = this.library.sessions.find((s) => s.key === key);
     if (!summary) return;
-    this.selectedKey = key;
+    const chosen = leaf ?? summary.defaultLeaf;
     this.query = "";
-    this.visible = undefined;
     this.detail = undefined;
-    await this.chooseLeaf(leaf ?? summary.defaultLeaf);
-    await this.refreshSearch();
+    // The tree is laid out once, with the filter already applied, so it opens centred on the leaf.
+    this.visible = await this.#search(key, chosen);
+    this.selectedKey = key;
+    await this.chooseLeaf(chosen);
   }
 
   async chooseLeaf(index: number | undefined): Promise<void> {
@@ -114,11 +117,23 @@ export class AppState {
   async refreshSearch(): Promise<void> {
     const key = this.selectedKey;
     if (key === undefined) return;
+    const visible = await this.#search(key, this.leaf);
+    if (this.selectedKey !== key) return;
+    this.visible = visible;
+    // The layout changed: show the leaf again.
+    this.focusRequest = undefined;
+    await tick();
+    this.focusRequest = this.leaf;
+  }
+
+  /** The entries the filter and search show; undefined when they show everything. */
+  async #search(key: string, leaf: number | undefined): Promise<Int32Array | undefined> {
     try {
-      const matches = await this.library.client.search(key, this.query, this.filter, this.leaf);
-      if (matches) this.visible = this.filter === "all" && !this.query ? undefined : matches;
+      const matches = await this.library.client.search(key, this.query, this.filter, leaf);
+      return this.filter === "all" && !this.query ? undefined : matches;
     } catch (error) {
       this.library.notify("error", error instanceof Error ? error.message : String(error));
+      return undefined;
     }
   }
 

@@ -1,0 +1,173 @@
+/**
+ * The tree view's state: what the person changed (expanded runs, focus, transform) in `$state`, everything else
+ * `$derived` — the layout from the session, the rendered nodes from the transform snapped to a grid.
+ */
+import type { SessionSummary } from "../../worker/protocol.ts";
+import { buildMore, CARD_BUDGET, cardsNow, isSettled, NO_CARDS } from "./cards.ts";
+import { keyAction } from "./keyboard.ts";
+import { kindLook } from "./kinds.ts";
+import { NONE_EXPANDED, toggled } from "./runs.ts";
+import { entryPath, layoutTree, type TreeLayout, type TreeNode } from "./layout.ts";
+import { bandsIn } from "./bands.ts";
+import { centreOn, fitTransform, nodesIn, revealTransform, viewWindow, type ViewTransform } from "./viewport.ts";
+import { ZoomController } from "./zoom.ts";
+
+export interface TreeInput {
+  readonly summary: SessionSummary;
+  readonly leaf: number | undefined;
+  readonly visible: Int32Array | undefined;
+}
+
+const SCALE_EXTENT = [0.001, 2.5] as const;
+/**
+ * Cards (treeitems, with text) are drawn from this scale up (below it their text is under 10 px). At most CARD_CAP
+ * are in view then, short of a very large screen: the cap only keeps such a screen's DOM small.
+ */
+const CARD_SCALE = 0.8;
+const CARD_CAP = 600;
+/** Nodes are also drawn as boxes in the SVG (under the cards), when at most BOX_CAP are in view; beyond, lines only. */
+const BOX_CAP = 800;
+
+export class TreeViewState {
+  expanded: ReadonlySet<number> = $state.raw(NONE_EXPANDED);
+  /** The focused entry (its node is focused: a run when the entry is folded into one). */
+  focusEntry: number | undefined = $state(undefined);
+  transform: ViewTransform = $state.raw({ x: 0, y: 0, k: 1 });
+  width = $state(0);
+  height = $state(0);
+  /** A drag is moving the view: nodes ignore the pointer meanwhile (no hover or hit-testing work per move). */
+  dragging = $state(false);
+  readonly zoomer: ZoomController;
+  // Replaced in the constructor; initialised here so that the derived fields below may refer to it (they run lazily).
+  #input: () => TreeInput = () => {
+    throw new Error("TreeViewState read before construction");
+  };
+
+  constructor(input: () => TreeInput) {
+    this.#input = input;
+    this.zoomer = new ZoomController({
+      scaleExtent: SCALE_EXTENT,
+      onzoom: (t) => (this.transform = t),
+      ondrag: (dragging) => (this.dragging = dragging),
+      onready: (element) => {
+        this.width = element.clientWidth;
+        this.height = element.clientHeight;
+        const node = this.layout.nodes[this.focused];
+        if (node) this.zoomer.transformTo(centreOn(this.transform, node.x, node.y, this.width, this.height));
+      },
+    });
+  }
+
+  readonly columns = $derived(this.#input().summary.entries);
+  readonly leaf = $derived(this.#input().leaf);
+  readonly layout: TreeLayout = $derived(
+    layoutTree(this.columns, {
+      visible: this.#input().visible,
+      expanded: this.expanded,
+      path: entryPath(this.columns, this.leaf),
+      leaf: this.leaf,
+    }),
+  );
+  /** Index of the focused node: the focused entry's, else the leaf's, else the first. */
+  readonly focused: number = $derived(Math.max(0, this.#nodeOf(this.focusEntry ?? this.leaf)));
+
+  // The window as separate numbers: each pan frame recomputes them, but what reads them reruns only when one changes.
+  readonly #window = $derived(viewWindow(this.transform, this.width, this.height));
+  readonly #x0 = $derived(this.#window.x0);
+  readonly #y0 = $derived(this.#window.y0);
+  readonly #x1 = $derived(this.#window.x1);
+  readonly #y1 = $derived(this.#window.y1);
+  readonly #rect = $derived({ x0: this.#x0, y0: this.#y0, x1: this.#x1, y1: this.#y1 });
+  readonly #inView = $derived(nodesIn(this.layout, this.#rect, BOX_CAP));
+  readonly #cardScale = $derived(this.transform.k >= CARD_SCALE);
+  readonly #cards = $derived(this.#cardScale && !this.#inView.overflow && this.#inView.nodes.length <= CARD_CAP);
+
+  /** Cards that should be drawn: those in view, when cards are drawn at all. */
+  readonly #wanted: readonly number[] = $derived(this.#cards ? this.#inView.nodes : []);
+  /** Keys of the cards built so far (grown by `buildMore`, a budget a frame). */
+  #built: ReadonlySet<string> = $state.raw(NO_CARDS);
+  readonly #keyOf = (i: number) => this.layout.nodes[i]!.key;
+
+  /** Node indices to draw as cards (in index order): see cards.ts; always with the focused node and the leaf. */
+  readonly rendered: readonly number[] = $derived(
+    cardsNow(this.#wanted, [this.focused, this.#nodeOf(this.leaf)], this.#built, this.#keyOf),
+  );
+  /** More cards are to be built on the next frames. */
+  readonly pending = $derived(!isSettled(this.#wanted, this.rendered, this.#built, this.#keyOf));
+  /** The SVG bands in view, and whether they draw node boxes (not when zoomed out over too many nodes). */
+  readonly bands = $derived(
+    bandsIn(this.layout, this.#y0, this.#y1, (entry) => kindLook(this.columns.kinds[entry]).colour),
+  );
+  readonly boxes = $derived(!this.#inView.overflow);
+
+  #nodeOf(entry: number | undefined): number {
+    return entry === undefined || entry < 0 || entry >= this.layout.nodeOfEntry.length
+      ? -1
+      : this.layout.nodeOfEntry[entry]!;
+  }
+
+  #frame = 0;
+
+  /**
+   * Builds the missing cards, `CARD_BUDGET` per animation frame, until none is missing (see cards.ts). Building only
+   * ever happens in the frame callback, never in an input handler, so that input and building never add up.
+   */
+  buildCards(): void {
+    if (this.#frame !== 0) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      const { x, y, k } = this.transform;
+      const centre = { x: (this.width / 2 - x) / k, y: (this.height / 2 - y) / k };
+      const position = (i: number) => this.layout.nodes[i]!;
+      this.#built = buildMore(this.#wanted, this.rendered, position, this.#keyOf, centre, CARD_BUDGET).built;
+      if (this.pending) this.buildCards();
+    });
+  }
+
+  dispose(): void {
+    cancelAnimationFrame(this.#frame);
+  }
+
+  node(index: number): TreeNode | undefined {
+    return this.layout.nodes[index];
+  }
+
+  /** Applies a key; returns the action taken (the caller moves DOM focus and calls onchoose). */
+  press(key: string): ReturnType<typeof keyAction> {
+    const action = keyAction(this.layout, this.focused, key);
+    if (action?.type === "focus") this.focusNode(action.node);
+    else if (action?.type === "expand") this.setExpanded(action.run, true);
+    else if (action?.type === "collapse") this.setExpanded(action.run, false);
+    return action;
+  }
+
+  focusNode(index: number): void {
+    const node = this.layout.nodes[index];
+    if (!node) return;
+    this.focusEntry = node.entry;
+    this.reveal(node);
+  }
+
+  setExpanded(run: number, open: boolean): void {
+    this.expanded = toggled(this.expanded, run, open);
+    this.focusEntry = run;
+  }
+
+  /** Focuses `entry` (opening the run that hides it) and pans it into view. */
+  request(entry: number): void {
+    const node = this.layout.nodes[this.#nodeOf(entry)];
+    if (node?.kind === "run") this.setExpanded(node.entry, true);
+    this.focusEntry = entry;
+    const target = this.layout.nodes[this.#nodeOf(entry)];
+    if (target) this.reveal(target);
+  }
+
+  reveal(node: TreeNode): void {
+    const next = revealTransform(this.transform, node.x, node.y, this.width, this.height);
+    if (next !== this.transform) this.zoomer.transformTo(next);
+  }
+
+  fit(): void {
+    this.zoomer.transformTo(fitTransform(this.layout.bounds, this.width, this.height, SCALE_EXTENT));
+  }
+}

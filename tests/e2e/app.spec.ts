@@ -1,0 +1,154 @@
+/** The app as a person uses it: opening files (input, drop, sample), the tree, deep links, reloads, bad files. */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { BRANCHES, DAMAGED, PI_JSON_MODE, hostileSession } from "./support/sessions.ts";
+
+const file = (name: string, text: string) => ({ name, mimeType: "application/jsonl", buffer: Buffer.from(text) });
+
+async function openFiles(page: Page, ...files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  await page.getByLabel("Open session files").setInputFiles(files);
+}
+
+/** Every request the page makes must stay on its own origin. */
+function watchRequests(page: Page): string[] {
+  const offOrigin: string[] = [];
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith("http://127.0.0.1:4317/") && !url.startsWith("data:") && !url.startsWith("blob:"))
+      offOrigin.push(url);
+  });
+  return offOrigin;
+}
+
+test.beforeEach(async ({ page }) => {
+  // A fresh profile per test: clear what an earlier test stored.
+  await page.goto("/");
+  await page.evaluate(() => indexedDB.deleteDatabase("keyval-store"));
+});
+
+test("opens the built-in sample on the first visit, and again from the button", async ({ page }) => {
+  const offOrigin = watchRequests(page);
+  await page.goto("/");
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  await expect(list.getByRole("button", { name: /Fix invoice rounding/ })).toBeVisible();
+  await expect(page.getByRole("tree", { name: "Session tree" })).toBeVisible();
+  await page.getByRole("button", { name: "Open sample" }).click();
+  await expect(list.getByRole("button", { name: /Fix invoice rounding/ })).toHaveCount(2);
+  expect(offOrigin).toEqual([]);
+});
+
+test("opens files through the input, several at once, and lists them", async ({ page }) => {
+  const offOrigin = watchRequests(page);
+  await page.goto("/");
+  await openFiles(page, file("branches.jsonl", BRANCHES), file("damaged.jsonl", DAMAGED));
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  await expect(list.getByRole("button", { name: /Read the README please.*13 entries/ })).toBeVisible();
+  await expect(list.getByRole("button", { name: /1 problems/ })).toBeVisible();
+  expect(offOrigin).toEqual([]);
+});
+
+test("opens a file dropped on the page", async ({ page }) => {
+  await page.goto("/");
+  const data = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], "dropped.jsonl", { type: "application/jsonl" }));
+    return dt;
+  }, BRANCHES);
+  await page.dispatchEvent("body", "drop", { dataTransfer: data });
+  await expect(
+    page.getByRole("navigation", { name: "Open sessions" }).getByRole("button", { name: /13 entries/ }),
+  ).toBeVisible();
+});
+
+test("keyboard: arrows move, Enter makes the entry the leaf, / focuses search", async ({ page }) => {
+  await page.goto("/");
+  await openFiles(page, file("branches.jsonl", BRANCHES));
+  const tree = page.getByRole("tree", { name: "Session tree" });
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("C works.");
+  await tree.getByRole("treeitem", { selected: true }).focus();
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Enter");
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("Read the README please");
+  await expect(page.getByRole("region", { name: "Inspector" })).toContainText("Read the README please");
+  await expect(page).toHaveURL(/#session=sess-0001&leaf=u1$/);
+  await page.keyboard.press("ArrowDown"); // the tool-only assistant turn is hidden by pi's default filter
+  await page.keyboard.press("Enter");
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("# Demo");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/leaf=a5$/);
+  await page.keyboard.press("/");
+  await expect(page.getByRole("searchbox", { name: "Search entries" })).toBeFocused();
+});
+
+test("the URL deep-links to an entry, and a reload restores sessions and selection", async ({ page }) => {
+  await page.goto("/");
+  await openFiles(page, file("branches.jsonl", BRANCHES));
+  const tree = page.getByRole("tree", { name: "Session tree" });
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("C works.");
+  await page.goto("/#session=sess-0001&leaf=a3");
+  await page.reload();
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("Approach A done");
+  await page.goto("/#session=sess-0001&leaf=line:11");
+  await page.reload();
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("Approach B done");
+  await page.goto("/");
+  await page.reload();
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("Approach B done");
+});
+
+test("removing a session forgets it across reloads", async ({ page }) => {
+  await page.goto("/");
+  await openFiles(page, file("branches.jsonl", BRANCHES));
+  await page.getByRole("button", { name: "Remove branches.jsonl" }).click();
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Remove branches.jsonl" })).toHaveCount(0);
+});
+
+test("a damaged file loads with its diagnostics; a non-session file is named for what it is", async ({ page }) => {
+  await page.goto("/");
+  await openFiles(page, file("damaged.jsonl", DAMAGED));
+  await page.getByRole("tab", { name: /Diagnostics/ }).click();
+  await expect(page.getByRole("region", { name: "Diagnostics" })).toContainText("Line 3 is not JSON");
+  await openFiles(page, file("events.jsonl", PI_JSON_MODE));
+  await expect(page.getByRole("region", { name: "Not a session" })).toContainText("--mode json");
+});
+
+test("a session full of script injection executes none of it, anywhere", async ({ page }) => {
+  const offOrigin = watchRequests(page);
+  await page.goto("/");
+  await openFiles(page, file("hostile.jsonl", hostileSession()));
+  const tree = page.getByRole("tree", { name: "Session tree" });
+  await page.getByLabel("Show").selectOption("all");
+  await tree.getByRole("treeitem", { selected: true }).focus();
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press("Enter");
+    const inspector = page.getByRole("region", { name: "Inspector" });
+    await inspector.waitFor();
+    for (const link of await inspector.getByRole("link").all())
+      await link.click({ modifiers: ["Alt"] }).catch(() => undefined);
+    for (const d of await page.locator("details").all())
+      await d.evaluate((el) => ((el as HTMLDetailsElement).open = true));
+    await tree.getByRole("treeitem", { selected: true }).focus();
+    await page.keyboard.press("ArrowDown");
+  }
+  await page.getByRole("tab", { name: /Diagnostics/ }).click();
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+  expect(offOrigin).toEqual([]);
+});
+
+test("axe finds no serious or critical problems on the main views", async ({ page }) => {
+  await page.goto("/");
+  await openFiles(page, file("branches.jsonl", BRANCHES));
+  await expect(page.getByRole("tree", { name: "Session tree" })).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await page.getByRole("tab", { name: /Diagnostics/ }).click();
+  const again = await new AxeBuilder({ page }).analyze();
+  expect(again.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
+    [],
+  );
+});
