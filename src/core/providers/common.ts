@@ -36,13 +36,35 @@ const ANY_SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
- * Results for long texts, which every payload of a session sends again (each leaf repeats its path): the same
- * string objects come back, so a lookup is far cheaper than another scan. Bounded by the characters it holds.
+ * Results computed from long strings that every payload of a session meets again (each leaf repeats its path):
+ * the same string objects come back, so a lookup is far cheaper than another scan or parse. Forgets everything
+ * when the strings it keeps alive would pass `maxChars`.
  */
-const sanitized = new Map<string, string>();
-let sanitizedChars = 0;
+class StringMemo<T> {
+  readonly #values = new Map<string, T>();
+  #chars = 0;
+
+  constructor(readonly maxChars: number) {}
+
+  get(text: string, compute: (text: string) => T): T {
+    const known = this.#values.get(text);
+    if (known !== undefined) return known;
+    const value = compute(text);
+    if (this.#chars + text.length > this.maxChars) {
+      this.#values.clear();
+      this.#chars = 0;
+    }
+    this.#values.set(text, value);
+    this.#chars += text.length;
+    return value;
+  }
+}
+
 const MEMO_MIN_LENGTH = 256;
 const MEMO_MAX_CHARS = 64 * 1024 * 1024;
+const sanitized = new StringMemo<string>(MEMO_MAX_CHARS);
+const removeLoneSurrogates = (text: string): string =>
+  ANY_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, "") : text;
 
 /**
  * pi-ai's `sanitizeSurrogates` (`utils/sanitize-unicode.js`), with the same regex: drops unpaired UTF-16
@@ -51,17 +73,7 @@ const MEMO_MAX_CHARS = 64 * 1024 * 1024;
  */
 export function sanitizeSurrogates(text: string): string {
   if (typeof text !== "string") return (text as string).replace(LONE_SURROGATE, "");
-  if (text.length < MEMO_MIN_LENGTH) return ANY_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, "") : text;
-  const known = sanitized.get(text);
-  if (known !== undefined) return known;
-  const result = ANY_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, "") : text;
-  if (sanitizedChars + text.length > MEMO_MAX_CHARS) {
-    sanitized.clear();
-    sanitizedChars = 0;
-  }
-  sanitized.set(text, result);
-  sanitizedChars += text.length;
-  return result;
+  return text.length < MEMO_MIN_LENGTH ? removeLoneSurrogates(text) : sanitized.get(text, removeLoneSurrogates);
 }
 
 /** pi-ai's `shortHash` (`utils/hash.js`): two 32-bit multiplicative hashes (cyrb53 style) printed in base 36. */
@@ -211,8 +223,7 @@ export function argumentsText(args: unknown): string {
   return text;
 }
 
-const parsedSignatures = new Map<string, unknown>();
-let parsedSignatureChars = 0;
+const parsedSignatures = new StringMemo<unknown>(MEMO_MAX_CHARS);
 
 /**
  * `JSON.parse` of a signature string (an OpenAI reasoning item), remembered per string: long encrypted
@@ -220,14 +231,5 @@ let parsedSignatureChars = 0;
  * The result is shared between payloads; never mutate it.
  */
 export function parseSignatureJson(text: string): unknown {
-  const known = parsedSignatures.get(text);
-  if (known !== undefined) return known;
-  const parsed: unknown = JSON.parse(text);
-  if (parsedSignatureChars + text.length > MEMO_MAX_CHARS) {
-    parsedSignatures.clear();
-    parsedSignatureChars = 0;
-  }
-  parsedSignatures.set(text, parsed);
-  parsedSignatureChars += text.length;
-  return parsed;
+  return parsedSignatures.get(text, (t): unknown => JSON.parse(t));
 }
