@@ -2,7 +2,7 @@ import { defineConfig } from "@playwright/test";
 
 /** Debian's Chromium (Playwright's own browser download cannot work on these machines). */
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const PORT = 4317;
+const PORT = Number(process.env["PLAYWRIGHT_PORT"] ?? 4317);
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -11,11 +11,11 @@ async function openFiles(page: Page, ...files: { name: string; mimeType: string;
 
 /** Every request the page makes must stay on its own origin. */
 function watchRequests(page: Page): string[] {
+  const origin = `${new URL(test.info().project.use.baseURL!).origin}/`;
   const offOrigin: string[] = [];
   page.on("request", (request) => {
     const url = request.url();
-    if (!url.startsWith("http://127.0.0.1:4317/") && !url.startsWith("data:") && !url.startsWith("blob:"))
-      offOrigin.push(url);
+    if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) offOrigin.push(url);
   });
   return offOrigin;
 }
