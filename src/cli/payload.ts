@@ -157,7 +157,23 @@ export async function payloadCommand(args: readonly string[], out: Output): Prom
       failed = true;
       continue;
     }
-    if (leaves.value.length === 0) out.warn(`${path}: the session has no entries, so there is no leaf to project`);
+    if (leaves.value.length === 0) {
+      // A header-only session: pi would start with no messages and no model; say so once per model asked.
+      const reason = "the session has no entries (only its header), so there is no leaf and no request";
+      for (const model of models.value) {
+        const asked = model === "session" ? "session" : `${model.provider}/${model.id}`;
+        const record: PayloadRecord = {
+          file: tree.value.file.name,
+          leaf: null,
+          line: tree.value.file.headerLine ?? 1,
+          asked,
+          model: model === "session" ? null : asked,
+          error: reason,
+        };
+        if (values["jsonl"]) out.line(JSON.stringify(record));
+        else records.push(record);
+      }
+    }
     for (const leaf of leaves.value) {
       for (const model of models.value) {
         const record = recordFor(tree.value, leaf, model, options.value);
@@ -166,16 +182,18 @@ export async function payloadCommand(args: readonly string[], out: Output): Prom
       }
     }
   }
-  if (!values["jsonl"]) printPretty(records, out);
-  return failed ? 1 : 0;
+  const prettyFailed = values["jsonl"] ? false : printPretty(records, out);
+  return failed || prettyFailed ? 1 : 0;
 }
 
-function printPretty(records: readonly PayloadRecord[], out: Output): void {
+/** Prints one payload alone, several as an array; true when the only result asked for is an error. */
+function printPretty(records: readonly PayloadRecord[], out: Output): boolean {
   if (records.length === 1) {
     const [record] = records as [PayloadRecord];
-    if (record.error !== undefined) out.error(`${record.file}: line ${record.line}: ${record.error}`);
-    else out.line(JSON.stringify(record.payload, null, 2));
-    return;
+    if (record.error === undefined) out.line(JSON.stringify(record.payload, null, 2));
+    else out.error(`${record.file}: line ${record.line}: ${record.error}`);
+    return record.error !== undefined;
   }
   if (records.length > 1) out.line(JSON.stringify(records, null, 2));
+  return false;
 }

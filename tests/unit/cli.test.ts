@@ -151,3 +151,48 @@ describe("cli tree and inspect", () => {
     expect(stdout).toMatch(/line 5: error: Line 5 holds 2 JSON objects/);
   });
 });
+
+describe("cli payload on a header-only session", () => {
+  it("says in an error line that there is no leaf, on the header's line", async () => {
+    writeFileSync(
+      file("only-header"),
+      `\n${JSON.stringify({ type: "session", version: 3, id: "h", timestamp: "t", cwd: "/" })}\n`,
+    );
+    const { code, stdout } = await cli(
+      "payload",
+      file("only-header"),
+      "--jsonl",
+      "--model",
+      "session",
+      "--model",
+      "xai/grok-4",
+    );
+    expect(code).toBe(0);
+    expect(
+      stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      {
+        file: "only-header.jsonl",
+        leaf: null,
+        line: 2,
+        asked: "session",
+        model: null,
+        error: expect.stringMatching(/no entries/),
+      },
+      {
+        file: "only-header.jsonl",
+        leaf: null,
+        line: 2,
+        asked: "xai/grok-4",
+        model: "xai/grok-4",
+        error: expect.stringMatching(/no entries/),
+      },
+    ]);
+    const pretty = await cli("payload", file("only-header"));
+    expect(pretty.code).toBe(1);
+    expect(pretty.stderr).toContain("only-header.jsonl: line 2: the session has no entries");
+  });
+});

@@ -134,6 +134,7 @@ export function buildSessionFile(
       kind: kind.kind,
       kindDescription: kind.description,
       header: undefined,
+      headerLine: undefined,
       version: 0,
       entries: [],
       diagnostics,
@@ -152,7 +153,17 @@ export function buildSessionFile(
   }
   const entries = migrateEntries(values, header, version, diagnostics);
   validateEntries(entries, diagnostics);
-  return { name, kind: "pi-session", kindDescription: kind.description, header, version, entries, diagnostics, stats };
+  return {
+    name,
+    kind: "pi-session",
+    kindDescription: kind.description,
+    header,
+    headerLine: first.line,
+    version,
+    entries,
+    diagnostics,
+    stats,
+  };
 }
 
 /** Loads a whole session held in memory (CLI, tests). The app streams through `SessionLoader` instead. */

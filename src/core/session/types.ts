@@ -36,6 +36,8 @@ export interface SessionFile {
   /** One sentence naming the file's kind for people ("pi --mode json event output, not a session file"). */
   readonly kindDescription: string;
   readonly header: SessionHeader | undefined;
+  /** The header's line in the file (1 unless blank or unreadable lines come first). */
+  readonly headerLine: number | undefined;
   /** The file's own version (before migration); 1 when the header has none. */
   readonly version: number;
   readonly entries: readonly SessionEntry[];
