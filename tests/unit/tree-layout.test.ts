@@ -1,5 +1,7 @@
 /** The tree layout (src/ui/tree/layout.ts): lanes, runs, filters, roots, cycles, and its size and speed limits. */
 import { describe, expect, it } from "vitest";
+import { bandsIn } from "../../src/ui/tree/bands.ts";
+import { buildMore, cardsNow, isSettled } from "../../src/ui/tree/cards.ts";
 import { keyAction } from "../../src/ui/tree/keyboard.ts";
 import { entryPath, layoutTree, placeLanes, type LayoutOptions, type TreeLayout } from "../../src/ui/tree/layout.ts";
 import { nodesIn, revealTransform, viewWindow } from "../../src/ui/tree/viewport.ts";
@@ -328,5 +330,34 @@ describe("viewport and keys", () => {
     expect(keyAction(layout, 3, "Enter")).toEqual({ type: "choose", entry: 8 });
     const open = lay(cols(chain("user", ...work(8), "user")), { leaf: 9, expanded: new Set([1]) });
     expect(keyAction(open, 1, "ArrowLeft")).toEqual({ type: "collapse", run: 1 });
+  });
+
+  it("builds new cards a budget at a time, nearest the centre first, and keeps the focused one", () => {
+    const keyOf = (i: number) => layout.nodes[i]!.key;
+    const wanted = [0, 1, 2, 3, 4];
+    const none = new Set<string>();
+    expect(cardsNow(wanted, [3], none, keyOf)).toEqual([3]);
+    expect(isSettled(wanted, [3], none, keyOf)).toBe(false);
+    const first = buildMore(wanted, [3], (i) => layout.nodes[i]!, keyOf, { x: 0, y: 160 }, 2);
+    expect(first.added).toBe(2);
+    expect([...first.built].sort()).toEqual(["e7", "e8", "e9"]);
+    const drawn = cardsNow(wanted, [3], first.built, keyOf);
+    expect(drawn).toEqual([2, 3, 4]);
+    const all = buildMore(wanted, drawn, (i) => layout.nodes[i]!, keyOf, { x: 0, y: 160 }, 10).built;
+    expect(isSettled(wanted, cardsNow(wanted, [3], all, keyOf), all, keyOf)).toBe(true);
+  });
+
+  it("cuts the SVG into bands of rows, each built once per layout", () => {
+    const big = lay(cols(chain(...Array.from({ length: 100 }, () => "user"))), { leaf: 99 });
+    const colour = () => "#000";
+    const bands = bandsIn(big, 0, 40 * 40, colour);
+    expect(bands.map((b) => b.key)).toEqual(["0-32", "32-64"]);
+    expect(bandsIn(big, 0, 40 * 40, colour)[0]).toBe(bands[0]);
+    expect(bands[0]!.lines).toBe("M0,0V1280");
+    expect(bands[0]!.path).toBe("M0,0V1280");
+    expect(bands[0]!.boxes).toHaveLength(1);
+    // zoomed out over the whole chain: a few coarser bands
+    expect(bandsIn(big, 0, 100 * 40, colour).map((b) => b.key)).toEqual(["0-32", "32-64", "64-96", "96-100"]);
+    expect(bandsIn(big, 0, 1000 * 40, colour).length).toBeLessThanOrEqual(4);
   });
 });

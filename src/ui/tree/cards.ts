@@ -3,7 +3,7 @@
  * what makes a frame long. So new cards are built at most `CARD_BUDGET` a frame, nearest the centre of the view
  * first; until then the SVG layer shows them as boxes, as a map shows its tiles.
  */
-export const CARD_BUDGET = 16;
+export const CARD_BUDGET = 32;
 
 /** No card built yet. */
 export const NO_CARDS: ReadonlySet<string> = new Set();

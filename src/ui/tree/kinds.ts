@@ -45,17 +45,18 @@ export function nodeName(node: TreeNode, kind: string | undefined, preview: stri
 }
 
 /** About how many characters of 12 px text fit on a card beside its badge. */
-const CARD_CHARS = 30;
+const CARD_CHARS = 28;
 
-/** The text of a card, cut (with "…") to leave room for its chips: cards do not clip, so it must fit. */
-export function fitText(
-  text: string,
-  label: string | undefined,
-  marker: string | undefined,
-  foldable: boolean,
-): string {
-  const chips =
-    (label ? Math.min(label.length, 12) + 2 : 0) + (marker ? marker.length * 0.85 + 2 : 0) + (foldable ? 6 : 0);
-  const room = Math.max(4, Math.floor(CARD_CHARS - chips));
-  return text.length > room ? `${text.slice(0, room - 1)}…` : text;
+/** `text` cut to `max` characters, with "…" when cut. */
+export function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
+}
+
+/**
+ * The text of a card, cut to leave room for its chips (each about as wide as its letters plus two): cards do not
+ * clip their content (a clip per card makes every frame of a pan dearer), so the text must fit. Bold text is wider.
+ */
+export function fitText(text: string, chips: readonly string[], bold: boolean): string {
+  const taken = chips.reduce((sum, chip) => sum + chip.length + 2.5, 0);
+  return cut(text, Math.max(4, Math.floor((CARD_CHARS - taken) * (bold ? 0.9 : 1))));
 }

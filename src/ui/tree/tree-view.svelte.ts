@@ -1,6 +1,6 @@
 /**
  * The tree view's state: what the person changed (expanded runs, focus, transform) in `$state`, everything else
- * `$derived` — the layout from the session, the rendered nodes from the transform snapped to a grid.
+ * `$derived` — the layout from the session; the cards, boxes and lines to draw from the transform, snapped to a grid.
  */
 import type { SessionSummary } from "../../worker/protocol.ts";
 import { buildMore, CARD_BUDGET, cardsNow, isSettled, NO_CARDS } from "./cards.ts";
@@ -35,8 +35,6 @@ export class TreeViewState {
   transform: ViewTransform = $state.raw({ x: 0, y: 0, k: 1 });
   width = $state(0);
   height = $state(0);
-  /** A drag is moving the view: nodes ignore the pointer meanwhile (no hover or hit-testing work per move). */
-  dragging = $state(false);
   readonly zoomer: ZoomController;
   // Replaced in the constructor; initialised here so that the derived fields below may refer to it (they run lazily).
   #input: () => TreeInput = () => {
@@ -48,7 +46,6 @@ export class TreeViewState {
     this.zoomer = new ZoomController({
       scaleExtent: SCALE_EXTENT,
       onzoom: (t) => (this.transform = t),
-      ondrag: (dragging) => (this.dragging = dragging),
       onready: (element) => {
         this.width = element.clientWidth;
         this.height = element.clientHeight;
@@ -100,13 +97,13 @@ export class TreeViewState {
   );
   readonly boxes = $derived(!this.#inView.overflow);
 
+  #frame = 0;
+
   #nodeOf(entry: number | undefined): number {
     return entry === undefined || entry < 0 || entry >= this.layout.nodeOfEntry.length
       ? -1
       : this.layout.nodeOfEntry[entry]!;
   }
-
-  #frame = 0;
 
   /**
    * Builds the missing cards, `CARD_BUDGET` per animation frame, until none is missing (see cards.ts). Building only

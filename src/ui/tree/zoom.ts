@@ -16,8 +16,6 @@ export interface ZoomOptions {
   readonly onzoom: (transform: ViewTransform) => void;
   /** Called once the element is attached, with its size known. */
   readonly onready?: (element: HTMLElement) => void;
-  /** A drag (mouse or touch) is moving the view (true), or has ended (false); a press that does not move is not. */
-  readonly ondrag?: (dragging: boolean) => void;
 }
 
 /** d3-zoom only starts on a ctrl/⌘ wheel (the plain wheel pans instead) or an unmodified primary press or touch. */
@@ -31,7 +29,6 @@ export class ZoomController {
   readonly #behavior: ZoomBehavior<HTMLElement, unknown>;
   readonly #options: ZoomOptions;
   #selection: Selection<HTMLElement, unknown, null, undefined> | undefined;
-  #dragging = false;
 
   constructor(options: ZoomOptions) {
     this.#options = options;
@@ -42,16 +39,6 @@ export class ZoomController {
       .on("zoom", (event: D3ZoomEvent<HTMLElement, unknown>) => {
         const { x, y, k } = event.transform;
         options.onzoom({ x, y, k });
-        const source = (event.sourceEvent as Event | null)?.type;
-        if (!this.#dragging && (source === "mousemove" || source === "touchmove")) {
-          this.#dragging = true;
-          options.ondrag?.(true);
-        }
-      })
-      .on("end", () => {
-        if (!this.#dragging) return;
-        this.#dragging = false;
-        options.ondrag?.(false);
       });
   }
 
