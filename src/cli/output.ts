@@ -5,6 +5,8 @@ import type { EntryTree } from "../core/session/tree.ts";
 export interface Output {
   line(text: string): void;
   warn(text: string): void;
+  /** A loading diagnostic, already saying its file, line and severity. */
+  diagnostic(text: string): void;
   error(text: string): void;
   /** Reports a failure and returns the exit code to use. */
   fail(text: string): number;
@@ -15,6 +17,7 @@ export function processOutput(): Output {
   return {
     line: (text) => void process.stdout.write(`${text}\n`),
     warn: (text) => void process.stderr.write(`warning: ${text}\n`),
+    diagnostic: (text) => void process.stderr.write(`${text}\n`),
     error: (text) => void process.stderr.write(`error: ${text}\n`),
     fail(text) {
       this.error(text);
@@ -41,7 +44,7 @@ export function reportLoad(tree: EntryTree | undefined, path: string, out: Outpu
     return false;
   }
   for (const d of [...tree.file.diagnostics, ...tree.diagnostics]) {
-    if (d.severity !== "info") out.warn(describeDiagnostic(d, path));
+    if (d.severity !== "info") out.diagnostic(describeDiagnostic(d, path));
   }
   return true;
 }
