@@ -4,30 +4,13 @@
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { createServer, type ViteDevServer } from "vite";
+import { serveHarness } from "./support/harness-server.ts";
 
-let server: ViteDevServer;
-let origin: string;
-
-test.beforeAll(async () => {
-  server = await createServer({
-    root: process.cwd(),
-    logLevel: "warn",
-    cacheDir: "node_modules/.vite-inspector-e2e",
-    server: { host: "127.0.0.1", port: 0, strictPort: false, hmr: false, watch: null },
-    optimizeDeps: { entries: ["tests/e2e/harness/inspector.html"] },
-  });
-  await server.listen();
-  origin = new URL(server.resolvedUrls!.local[0]!).origin;
-});
-
-test.afterAll(async () => {
-  await server?.close();
-});
+const harness = serveHarness("inspector");
 
 /** Opens the harness on fixture entry `index` (see the ENTRIES list in the harness) and returns the inspector. */
 async function openEntry(page: Page, index: number) {
-  await page.goto(`${origin}/tests/e2e/harness/inspector.html?entry=${index}`);
+  await page.goto(`${harness.origin()}/tests/e2e/harness/inspector.html?entry=${index}`);
   const inspector = page.getByRole("region", { name: "Inspector" });
   await expect(inspector).toBeVisible();
   return inspector;
@@ -135,7 +118,7 @@ test("shows bash executions, compactions, custom messages and unknown entry type
 });
 
 test("shows raw JSON with images elided, and copies text and JSON", async ({ page, context }) => {
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: harness.origin() });
   const inspector = await openEntry(page, 2);
   const raw = inspector.getByLabel("Raw JSON of the entry");
   await expect(raw).toBeHidden();
@@ -182,7 +165,7 @@ test("a hostile entry runs nothing and requests nothing off the page's origin", 
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);
   expect(page.context().pages()).toHaveLength(1);
-  const offOrigin = requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith("data:"));
+  const offOrigin = requests.filter((url) => !url.startsWith(`${harness.origin()}/`) && !url.startsWith("data:"));
   expect(offOrigin).toEqual([]);
 });
 

@@ -5,26 +5,9 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createServer, type ViteDevServer } from "vite";
+import { serveHarness } from "./support/harness-server.ts";
 
-let server: ViteDevServer;
-let origin: string;
-
-test.beforeAll(async () => {
-  server = await createServer({
-    root: process.cwd(),
-    logLevel: "warn",
-    cacheDir: "node_modules/.vite-tree-e2e",
-    server: { host: "127.0.0.1", port: 0, strictPort: false, hmr: false, watch: null },
-    optimizeDeps: { entries: ["tests/e2e/harness/tree.html"] },
-  });
-  await server.listen();
-  origin = new URL(server.resolvedUrls!.local[0]!).origin;
-});
-
-test.afterAll(async () => {
-  await server?.close();
-});
+const harness = serveHarness("tree");
 
 /** Records every long task of the page from the start, in `window.__longTasks`. */
 async function watchLongTasks(page: Page) {
@@ -53,7 +36,7 @@ async function open(page: Page, size: "small" | "large"): Promise<Locator> {
       if (message.type() === "error") errors.push(message.text());
     });
   }
-  await page.goto(`${origin}/tests/e2e/harness/tree.html?size=${size}`);
+  await page.goto(`${harness.origin()}/tests/e2e/harness/tree.html?size=${size}`);
   const tree = page.getByRole("tree", { name: "Session tree" });
   await expect(tree.getByRole("treeitem").first()).toBeVisible();
   return tree;
