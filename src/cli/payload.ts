@@ -2,23 +2,18 @@
  * `payload FILE... [--leaf ID|line:N|leaves|all]... [--model session|PROVIDER/ID]... [--block-images]
  *  [--system FILE] [--tools FILE] [--jsonl]` — the request body pi would send, per file × leaf × model.
  */
-import { readFile } from "node:fs/promises";
-import { z } from "zod";
-import type { ModelInfo, ToolDefinition } from "../core/llm/types.ts";
+import type { ModelInfo } from "../core/llm/types.ts";
 import { findModel, parseModelRef } from "../core/models/registry.ts";
 import { pathModelRef, projectLeaf, type ProjectionOptions } from "../core/project/project.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import { leavesOf, resolveEntryRef, type EntryTree } from "../core/session/tree.ts";
 import { parse, strings } from "./args.ts";
 import { reportLoad, type Output } from "./output.ts";
+import { projectionOptions } from "../core/project/rules.ts";
+import { readRuleSettings, RULE_OPTIONS, RULES_USAGE } from "./rules.ts";
 import { readSession } from "./read-session.ts";
 
-export const PAYLOAD_USAGE =
-  "payload FILE... [--leaf ID|line:N|leaves|all]... [--model session|PROVIDER/ID]... [--block-images] [--system FILE] [--tools FILE] [--jsonl]";
-
-const toolsSchema = z.array(
-  z.object({ name: z.string().min(1), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
-);
+export const PAYLOAD_USAGE = `payload FILE... [--leaf ID|line:N|leaves|all]... [--model session|PROVIDER/ID]... ${RULES_USAGE} [--jsonl]`;
 
 /** One line of `--jsonl` output. */
 export interface PayloadRecord {
@@ -29,41 +24,6 @@ export interface PayloadRecord {
   readonly model: string | null;
   readonly payload?: unknown;
   readonly error?: string;
-}
-
-async function readTools(path: string): Promise<Result<ToolDefinition[]>> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(path, "utf8"));
-  } catch (error) {
-    return err(`${path}: cannot read the tool definitions (${(error as Error).message})`);
-  }
-  const parsed = toolsSchema.safeParse(data);
-  if (parsed.success) return ok(parsed.data);
-  const issue = parsed.error.issues[0];
-  return err(
-    `${path}: tool definitions must be a JSON array of {name, description, parameters}; at ${issue?.path.join(".") || "(top)"}: ${issue?.message}`,
-  );
-}
-
-async function readOptions(values: Record<string, unknown>): Promise<Result<ProjectionOptions>> {
-  const options: { -readonly [K in keyof ProjectionOptions]: ProjectionOptions[K] } = {};
-  if (values["block-images"]) options.blockImages = true;
-  if (typeof values["system"] === "string") {
-    try {
-      options.systemPrompt = await readFile(values["system"], "utf8");
-    } catch (error) {
-      return err(
-        `${values["system"]}: cannot read the system prompt (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      );
-    }
-  }
-  if (typeof values["tools"] === "string") {
-    const tools = await readTools(values["tools"]);
-    if (!tools.ok) return tools;
-    options.tools = tools.value;
-  }
-  return ok(options);
 }
 
 function resolveModels(asked: readonly string[]): Result<(ModelInfo | "session")[]> {
@@ -126,16 +86,15 @@ export async function payloadCommand(args: readonly string[], out: Output): Prom
   const parsed = parse(args, {
     leaf: { type: "string", multiple: true },
     model: { type: "string", multiple: true },
-    "block-images": { type: "boolean" },
-    system: { type: "string" },
-    tools: { type: "string" },
+    ...RULE_OPTIONS,
     jsonl: { type: "boolean" },
   });
   if (!parsed.ok) return out.usage(parsed.error, PAYLOAD_USAGE);
   const { values, positionals } = parsed.value;
   if (positionals.length === 0) return out.usage("name at least one session file", PAYLOAD_USAGE);
-  const options = await readOptions(values);
-  if (!options.ok) return out.fail(options.error);
+  const settings = await readRuleSettings(values);
+  if (!settings.ok) return out.fail(settings.error);
+  const options = projectionOptions(settings.value);
   const models = resolveModels(strings(values["model"]).length ? strings(values["model"]) : ["session"]);
   if (!models.ok) return out.fail(models.error);
   const records: PayloadRecord[] = [];
@@ -176,7 +135,7 @@ export async function payloadCommand(args: readonly string[], out: Output): Prom
     }
     for (const leaf of leaves.value) {
       for (const model of models.value) {
-        const record = recordFor(tree.value, leaf, model, options.value);
+        const record = recordFor(tree.value, leaf, model, options);
         if (values["jsonl"]) out.line(JSON.stringify(record));
         else records.push(record);
       }

@@ -107,6 +107,30 @@ describe("cli payload", () => {
     expect(stdout).not.toContain("iVBORw0KGgo=");
   });
 
+  it("projects through a built-in preset or a preset file with --rules, and says what is wrong with a bad one", async () => {
+    const pi = JSON.parse((await cli("payload", file("bash-and-custom"))).stdout);
+    expect(JSON.parse((await cli("payload", file("bash-and-custom"), "--rules", "pi")).stdout)).toEqual(pi);
+    writeFileSync(
+      join(dir, "no-bash.json"),
+      JSON.stringify({ format: "context-lens/preset", version: 1, name: "No bash", settings: { bash: "exclude" } }),
+    );
+    const noBash = await cli("payload", file("bash-and-custom"), "--rules", join(dir, "no-bash.json"));
+    expect(noBash.code).toBe(0);
+    expect(JSON.stringify(pi)).toContain("Ran `ls`");
+    expect(noBash.stdout).not.toContain("Ran `ls`");
+    const lean = await cli("payload", file("bash-and-custom"), "--rules", "lean", "--jsonl");
+    expect(JSON.parse(lean.stdout.split("\n")[0]!).payload).toBeDefined();
+    writeFileSync(
+      join(dir, "bad-preset.json"),
+      JSON.stringify({ format: "context-lens/preset", version: 1, name: "x", settings: { bash: "maybe" } }),
+    );
+    const bad = await cli("payload", file("linear"), "--rules", join(dir, "bad-preset.json"));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/bad-preset.json is not a valid preset: at settings.bash/);
+    const unknown = await cli("payload", file("linear"), "--rules", "nonsense");
+    expect(unknown.stderr).toContain("--rules nonsense: neither a built-in preset");
+  });
+
   it("rejects bad input with a message naming the file and a non-zero exit, never a stack trace", async () => {
     const missing = await cli("payload", join(dir, "nope.jsonl"));
     expect(missing.code).toBe(1);

@@ -123,6 +123,18 @@ export interface PayloadRequest {
   readonly sessionId?: string;
   /** undefined = pi-ai's default. */
   readonly cacheRetention?: CacheRetention;
+  /** What-if switches for pi-ai's `transformMessages`; undefined = exactly as pi-ai. */
+  readonly transform?: TransformOptions;
+}
+
+/** pi-ai's `transformMessages` always does all of these; each can be switched off to show its effect. */
+export interface TransformOptions {
+  /** Assistant messages with stopReason error/aborted are left out (pi-ai: always). */
+  readonly dropFailedTurns?: boolean;
+  /** Tool calls without a result get a "No result provided" error result (pi-ai: always). */
+  readonly synthesizeMissingResults?: boolean;
+  /** Thinking from another model is sent as plain text (pi-ai: "text"), or left out ("drop"). */
+  readonly crossModelThinking?: "text" | "drop";
 }
 
 /**

@@ -15,8 +15,10 @@ export interface ContextOptions {
   readonly applyCompaction?: boolean;
   /** pi turns branch_summary entries into messages. */
   readonly includeBranchSummaries?: boolean;
-  /** custom_message entries whose customType is listed here are left out (pi leaves none out). */
+  /** custom_message entries (extension messages) whose customType is listed here are left out (pi: none). */
   readonly excludeCustomTypes?: readonly string[];
+  /** message entries with role "custom" whose customType is listed here are left out (pi: none). */
+  readonly excludeCustomRoleTypes?: readonly string[];
 }
 
 export type ContextFate =
@@ -45,13 +47,22 @@ const time = (timestamp: unknown): number => new Date(timestamp as string).getTi
 function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessage | ContextFate {
   const raw = entry.raw;
   switch (entry.type) {
-    case "message":
-      return raw["message"] as AgentMessage;
+    case "message": {
+      const message = raw["message"] as AgentMessage;
+      if (message?.role === "custom" && options.excludeCustomRoleTypes?.includes(String(message["customType"]))) {
+        return {
+          kind: "excluded",
+          rule: "custom-role-types",
+          reason: `custom-role message of type "${String(message["customType"])}" left out by rule`,
+        };
+      }
+      return message;
+    }
     case "custom_message":
       if (options.excludeCustomTypes?.includes(String(raw["customType"]))) {
         return {
           kind: "excluded",
-          rule: "custom-types",
+          rule: "extension-types",
           reason: `extension message of type "${String(raw["customType"])}" left out by rule`,
         };
       }

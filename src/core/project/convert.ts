@@ -3,8 +3,9 @@
  * bash executions become user text (unless excluded with `!!`), extension messages and summaries become user
  * messages, unknown roles are left out. Records, for every input message, what became of it.
  */
-import type { ImageContent, LlmMessage, TextContent } from "../llm/types.ts";
+import type { AssistantMessage, ImageContent, LlmMessage, TextContent, ToolResultMessage } from "../llm/types.ts";
 import type { AgentMessage } from "./context.ts";
+import { NON_TEXT_KEYS, redactValue, type Redaction } from "./redact.ts";
 
 export const COMPACTION_SUMMARY_PREFIX =
   "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
@@ -14,15 +15,27 @@ export const BRANCH_SUMMARY_PREFIX =
 export const BRANCH_SUMMARY_SUFFIX = "</summary>";
 export const IMAGES_BLOCKED_TEXT = "Image reading is disabled.";
 
+export type BashMode = "pi" | "exclude" | "head-tail";
+
 export interface ConvertOptions {
   /** pi's `images.blockImages` setting: every image becomes "Image reading is disabled.". */
   readonly blockImages?: boolean;
   /** pi honours `excludeFromContext` on bash executions (the `!!` prefix); off = send them anyway. */
   readonly honourExcludeFromContext?: boolean;
+  /** Bash executions: as pi, left out, or only their first/last lines with a note where the rest is. */
+  readonly bash?: { readonly mode: BashMode; readonly head?: number; readonly tail?: number };
+  /** Leave out every thinking block of assistant messages (pi sends them). */
+  readonly dropThinking?: boolean;
+  /** Cut the text of tool results longer than this many characters, saying so in the text (pi: no limit). */
+  readonly truncateToolResults?: number;
+  /** Replace secrets (API keys, tokens, private keys, …) in every text with a marker naming what was there. */
+  readonly redactSecrets?: boolean;
+  /** Where the agent message at this index came from ("line 12 of a.jsonl"), for notes that point back to it. */
+  readonly locate?: (agentIndex: number) => string;
 }
 
 export type ConvertFate =
-  | { readonly kind: "converted" }
+  | { readonly kind: "converted"; readonly changedBy?: readonly string[] }
   | { readonly kind: "excluded"; readonly rule: string; readonly reason: string }
   | { readonly kind: "dropped"; readonly reason: string };
 
@@ -32,6 +45,15 @@ export interface LlmConversion {
   readonly from: readonly number[];
   /** For each input message, what became of it. */
   readonly fates: readonly ConvertFate[];
+  /** Secrets replaced by the redaction rule, with the output message they were in. */
+  readonly redactions: readonly MessageRedaction[];
+}
+
+export interface MessageRedaction extends Redaction {
+  /** Index into `messages`. */
+  readonly message: number;
+  /** Where in the message, e.g. "content[0].text". */
+  readonly path: string;
 }
 
 /** pi's `bashExecutionToText`. */
@@ -47,6 +69,48 @@ export function bashExecutionToText(m: AgentMessage): string {
   return text;
 }
 
+/** Only the first `head` and last `tail` lines of a bash output, with a note of what was left out and where it is. */
+export function bashHeadTail(m: AgentMessage, head: number, tail: number, where: string): AgentMessage {
+  const output = m["output"];
+  if (typeof output !== "string") return m;
+  const lines = output.split("\n");
+  if (lines.length <= head + tail) return m;
+  const omitted = lines.length - head - tail;
+  const full = m["truncated"] && m["fullOutputPath"] ? String(m["fullOutputPath"]) : where;
+  const note = `[… ${omitted} lines left out by Context Lens; the full output is in ${full}]`;
+  return { ...m, output: [...lines.slice(0, head), note, ...lines.slice(lines.length - tail)].join("\n") };
+}
+
+/** The text of a tool result cut to `limit` characters, with a note saying how much was left out. */
+export function truncateToolResult(message: ToolResultMessage, limit: number): ToolResultMessage {
+  const total = message.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
+  if (total <= limit) return message;
+  let budget = limit;
+  const content: (TextContent | ImageContent)[] = [];
+  for (const block of message.content) {
+    if (block.type !== "text") {
+      content.push(block);
+      continue;
+    }
+    if (budget <= 0) continue;
+    content.push(block.text.length <= budget ? block : { ...block, text: block.text.slice(0, budget) });
+    budget -= block.text.length;
+  }
+  const note = `\n\n[Tool result truncated by Context Lens: ${limit.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} characters kept]`;
+  const last = content.findLastIndex((c) => c.type === "text");
+  if (last >= 0)
+    content[last] = { ...(content[last] as TextContent), text: (content[last] as TextContent).text + note };
+  else content.push({ type: "text", text: note.trimStart() });
+  return { ...message, content };
+}
+
+function dropThinking(message: AssistantMessage): AssistantMessage {
+  return { ...message, content: message.content.filter((c) => c.type !== "thinking") };
+}
+
+/** Keys whose values are never prose and never hold a secret worth hiding (and are expensive to scan). */
+const NOT_TEXT: readonly string[] = [...NON_TEXT_KEYS, "id", "toolCallId"];
+
 const userText = (text: string, timestamp: unknown): LlmMessage =>
   ({ role: "user", content: [{ type: "text", text }], timestamp }) as LlmMessage;
 
@@ -60,6 +124,8 @@ function convertOne(m: AgentMessage, options: ConvertOptions): LlmMessage | Conv
           reason: "bash command run with !! (excludeFromContext)",
         };
       }
+      if (options.bash?.mode === "exclude")
+        return { kind: "excluded", rule: "bash", reason: "bash executions left out by rule" };
       return userText(bashExecutionToText(m), m["timestamp"]);
     case "custom": {
       const content = typeof m["content"] === "string" ? [{ type: "text", text: m["content"] }] : m["content"];
@@ -95,21 +161,65 @@ export function blockImages(message: LlmMessage): LlmMessage {
   return { ...message, content: deduped } as LlmMessage;
 }
 
-/** pi's `convertToLlm` (and blockImages), with provenance. */
+/** The convert-stage rules beyond pi's own, applied to one converted message; returns the rules that changed it. */
+function applyRules(message: LlmMessage, options: ConvertOptions): { message: LlmMessage; changedBy: string[] } {
+  const changedBy: string[] = [];
+  let out = message;
+  if (options.blockImages) {
+    const blocked = blockImages(out);
+    if (blocked !== out) changedBy.push("block-images");
+    out = blocked;
+  }
+  if (options.dropThinking && out.role === "assistant" && out.content.some((c) => c.type === "thinking")) {
+    out = dropThinking(out);
+    changedBy.push("drop-thinking");
+  }
+  if (options.truncateToolResults !== undefined && out.role === "toolResult") {
+    const cut = truncateToolResult(out, options.truncateToolResults);
+    if (cut !== out) changedBy.push("truncate-tool-results");
+    out = cut;
+  }
+  return { message: out, changedBy };
+}
+
+/** pi's `convertToLlm` (and blockImages), with provenance, plus the convert-stage what-if rules. */
 export function toLlmMessages(messages: readonly AgentMessage[], options: ConvertOptions = {}): LlmConversion {
   const out: LlmMessage[] = [];
   const from: number[] = [];
   const fates: ConvertFate[] = [];
+  const redactions: MessageRedaction[] = [];
   messages.forEach((m, index) => {
-    const result = convertOne(m ?? {}, options);
+    let agent = m ?? {};
+    const changedBy: string[] = [];
+    if (agent.role === "bashExecution" && options.bash?.mode === "head-tail") {
+      const cut = bashHeadTail(
+        agent,
+        options.bash.head ?? 20,
+        options.bash.tail ?? 20,
+        options.locate?.(index) ?? "the session file",
+      );
+      if (cut !== agent) changedBy.push("bash");
+      agent = cut;
+    }
+    const result = convertOne(agent, options);
     if ("kind" in result && !("role" in result)) {
       fates.push(result);
       return;
     }
-    const message = result as LlmMessage;
-    out.push(options.blockImages ? blockImages(message) : message);
+    const ruled = applyRules(result as LlmMessage, options);
+    let message = ruled.message;
+    changedBy.push(...ruled.changedBy);
+    if (options.redactSecrets) {
+      const redacted = redactValue(message, { skipKeys: NOT_TEXT });
+      if (redacted.redactions.length > 0) {
+        message = redacted.value;
+        changedBy.push("redact-secrets");
+        for (const r of redacted.redactions) redactions.push({ ...r, message: out.length });
+      }
+    }
+    out.push(message);
     from.push(index);
-    fates.push({ kind: "converted" });
+    fates.push(changedBy.length > 0 ? { kind: "converted", changedBy } : { kind: "converted" });
   });
-  return { messages: out, from, fates };
+  return { messages: out, from, fates, redactions };
 }

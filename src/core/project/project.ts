@@ -7,8 +7,10 @@ import type {
   LlmMessage,
   ModelInfo,
   PayloadResult,
+  SessionThinkingLevel,
   ThinkingLevel,
   ToolDefinition,
+  TransformOptions,
 } from "../llm/types.ts";
 import { findModel } from "../models/registry.ts";
 import { buildPayload } from "../providers/index.ts";
@@ -25,10 +27,14 @@ export interface ProjectionOptions extends ContextOptions, ConvertOptions {
   readonly systemPrompt?: string;
   readonly tools?: readonly ToolDefinition[];
   readonly cacheRetention?: CacheRetention;
+  /** What-if switches for pi-ai's transform; undefined = as pi-ai. */
+  readonly transform?: TransformOptions;
+  /** Overrides the path's thinking level (pi: the level in force at the leaf). */
+  readonly thinkingLevel?: SessionThinkingLevel;
 }
 
 export type EntryFate =
-  | { readonly kind: "in-context" }
+  | { readonly kind: "in-context"; readonly changedBy?: readonly string[] }
   | { readonly kind: "compaction-summary" }
   | { readonly kind: "summarised"; readonly compaction: number }
   | { readonly kind: "setting"; readonly what: string }
@@ -71,6 +77,7 @@ function combineFates(
   llm.fates.forEach((fate, agentIndex) => {
     const entry = context.sources[agentIndex] as number;
     if (fate.kind !== "converted") fates.set(entry, fate);
+    else if (fate.changedBy) fates.set(entry, { kind: "in-context", changedBy: fate.changedBy });
   });
   for (const [llmIndex, reason] of transformDrops) {
     fates.set(context.sources[llm.from[llmIndex] as number] as number, { kind: "dropped", reason });
@@ -85,10 +92,15 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
   const entries = path.value.map((i) => tree.entries[i] as SessionEntry);
   const context = toAgentMessages(entries, options);
   if (!context.ok) return context;
-  const llm = toLlmMessages(context.value.messages, options);
+  const sources = context.value.sources;
+  const locate = (agentIndex: number): string => {
+    const entry = tree.entries[sources[agentIndex] as number];
+    return entry ? `line ${entry.line} of ${tree.file.name}` : tree.file.name;
+  };
+  const llm = toLlmMessages(context.value.messages, { ...options, locate });
   const model = options.model ? ok(options.model) : sessionModel(context.value);
   if (!model.ok) return model;
-  const level = context.value.thinkingLevel;
+  const level = options.thinkingLevel ?? context.value.thinkingLevel;
   const reasoning = level === "off" ? undefined : (level as ThinkingLevel);
   const payload = buildPayload(model.value, {
     messages: llm.messages as LlmMessage[],
@@ -97,14 +109,17 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
     reasoning,
     sessionId: tree.file.header?.id,
     cacheRetention: options.cacheRetention,
+    ...(options.transform ? { transform: options.transform } : {}),
   });
   if (!payload.ok) return payload;
   const llmSources = llm.from.map((agentIndex) => context.value.sources[agentIndex] as number);
   const drops = new Map<number, string>();
-  llm.messages.forEach((m, i) => {
-    const reason = failedTurnReason(m);
-    if (reason) drops.set(i, reason);
-  });
+  if (options.transform?.dropFailedTurns !== false) {
+    llm.messages.forEach((m, i) => {
+      const reason = failedTurnReason(m);
+      if (reason) drops.set(i, reason);
+    });
+  }
   return ok({
     leaf,
     path: path.value,

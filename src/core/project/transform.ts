@@ -12,16 +12,12 @@ import type {
   TextContent,
   ToolCall,
   ToolResultMessage,
+  TransformOptions,
 } from "../llm/types.ts";
 
 export type NormalizeToolCallId = (id: string, model: ModelInfo, source: AssistantMessage) => string;
 
-export interface TransformOptions {
-  /** Turn assistant messages with stopReason error/aborted into nothing (pi-ai always does). */
-  readonly dropFailedTurns?: boolean;
-  /** Add "No result provided" results for tool calls that have none (pi-ai always does). */
-  readonly synthesizeMissingResults?: boolean;
-}
+export type { TransformOptions };
 
 export type TransformDropReason = "errored turn" | "aborted turn";
 
@@ -76,6 +72,7 @@ function transformAssistant(
   model: ModelInfo,
   idMap: Map<string, string>,
   normalize: NormalizeToolCallId | undefined,
+  thinkingAsText: boolean,
 ): AssistantMessage {
   const same = isSameModel(message, model);
   const content = message.content.flatMap((block): AssistantMessage["content"][number][] => {
@@ -84,7 +81,8 @@ function transformAssistant(
         if (block.redacted) return same ? [block] : [];
         if (same && block.thinkingSignature) return [block];
         if (!block.thinking || block.thinking.trim() === "") return [];
-        return same ? [block] : [{ type: "text", text: block.thinking }];
+        if (same) return [block];
+        return thinkingAsText ? [{ type: "text", text: block.thinking }] : [];
       case "text":
         return same ? [block] : [{ type: "text", text: block.text }];
       case "toolCall": {
@@ -114,6 +112,7 @@ function mapMessage(
   model: ModelInfo,
   idMap: Map<string, string>,
   normalize: NormalizeToolCallId | undefined,
+  thinkingAsText: boolean,
 ): LlmMessage {
   const downgraded = downgradeImages(message, model);
   switch (downgraded.role) {
@@ -124,7 +123,7 @@ function mapMessage(
       return id && id !== downgraded.toolCallId ? { ...downgraded, toolCallId: id } : downgraded;
     }
     case "assistant":
-      return transformAssistant(downgraded, model, idMap, normalize);
+      return transformAssistant(downgraded, model, idMap, normalize, thinkingAsText);
     default:
       return downgraded;
   }
@@ -147,8 +146,9 @@ export function transformForModel(
 ): TransformResult {
   const dropFailed = options.dropFailedTurns ?? true;
   const synthesize = options.synthesizeMissingResults ?? true;
+  const thinkingAsText = (options.crossModelThinking ?? "text") === "text";
   const idMap = new Map<string, string>();
-  const mapped = messages.map((m) => mapMessage(m, model, idMap, normalize));
+  const mapped = messages.map((m) => mapMessage(m, model, idMap, normalize, thinkingAsText));
 
   const out: LlmMessage[] = [];
   const from: (number | undefined)[] = [];

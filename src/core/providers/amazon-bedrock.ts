@@ -144,7 +144,7 @@ function toolConfig(tools: readonly ToolDefinition[] | undefined): Record<string
  */
 export function buildBedrockPayload(model: ModelInfo, request: PayloadRequest): PayloadResult {
   const cachePoint = cachePointFor(model, request.cacheRetention);
-  const transformed = transformForModel(request.messages, model, normalizeBedrockToolCallId);
+  const transformed = transformForModel(request.messages, model, normalizeBedrockToolCallId, request.transform);
   const { messages, origins } = toBedrockMessages(transformed, {
     cachePoint,
     signedReasoning: isBedrockClaudeModel(model),

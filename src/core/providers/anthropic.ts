@@ -138,7 +138,7 @@ function toolsField(
  */
 export function buildAnthropicPayload(model: ModelInfo, request: PayloadRequest): PayloadResult {
   const cacheControl = cacheControlFor(model, request.cacheRetention);
-  const transformed = transformForModel(request.messages, model, normalizeAnthropicToolCallId);
+  const transformed = transformForModel(request.messages, model, normalizeAnthropicToolCallId, request.transform);
   const { messages, origins } = toAnthropicMessages(transformed, cacheControl);
   const plan = planThinking(model, request.reasoning);
   const body = {

@@ -12,7 +12,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../llm/types.ts";
-import { transformForModel } from "../project/transform.ts";
+import { transformForModel, type TransformOptions } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import { isImage, isText, sanitizeSurrogates } from "./common.ts";
 
@@ -209,8 +209,12 @@ function addMessage(builder: ContentsBuilder, message: LlmMessage, source: numbe
 }
 
 /** pi-ai's `convertMessages(model, context)`: transform for the model, then map to Gemini contents. */
-export function toGeminiContents(messages: readonly LlmMessage[], model: ModelInfo): GeminiContents {
-  const transformed = transformForModel(messages, model, normalizeGoogleToolCallId);
+export function toGeminiContents(
+  messages: readonly LlmMessage[],
+  model: ModelInfo,
+  transform?: TransformOptions,
+): GeminiContents {
+  const transformed = transformForModel(messages, model, normalizeGoogleToolCallId, transform);
   const builder = new ContentsBuilder();
   transformed.messages.forEach((message, i) => addMessage(builder, message, transformed.from[i], model));
   return { contents: builder.contents, origins: builder.origins };

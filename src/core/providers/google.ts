@@ -130,7 +130,7 @@ function buildConfig(model: ModelInfo, request: PayloadRequest, api: GoogleApi):
  */
 export function buildGooglePayload(model: ModelInfo, request: PayloadRequest): PayloadResult {
   const api = toGoogleApi(model.api);
-  const { contents, origins } = toGeminiContents(request.messages, model);
+  const { contents, origins } = toGeminiContents(request.messages, model, request.transform);
   const body: GeminiRequestBody = { model: model.id, contents, config: buildConfig(model, request, api) };
   return { body, listKey: "contents", origins };
 }

@@ -220,7 +220,7 @@ function toFunctionTools(tools: readonly ToolDefinition[]): unknown[] {
  */
 export function buildMistralPayload(model: ModelInfo, request: PayloadRequest): PayloadResult {
   const supportsImages = model.input.includes("image");
-  const transformed = transformForModel(request.messages, model, mistralToolCallIdNormalizer());
+  const transformed = transformForModel(request.messages, model, mistralToolCallIdNormalizer(), request.transform);
   const messages: MistralMessage[] = [];
   const origins: (readonly number[])[] = [];
   if (request.systemPrompt) {

@@ -256,7 +256,12 @@ export function convertCompletionsMessages(
   request: PayloadRequest,
   compat: CompletionsCompat,
 ): ConvertedMessages {
-  const transformed = transformForModel(request.messages, model, (id) => normalizeCompletionsToolCallId(id, model));
+  const transformed = transformForModel(
+    request.messages,
+    model,
+    (id) => normalizeCompletionsToolCallId(id, model),
+    request.transform,
+  );
   const sourced = transformed.messages.map((message, i) => {
     const from = transformed.from[i];
     return { message, origin: from === undefined ? [] : [from] };

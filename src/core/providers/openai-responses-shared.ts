@@ -247,7 +247,7 @@ export function toResponsesInput(
   options: ResponsesInputOptions,
 ): ResponsesInput {
   const normalize = responsesToolCallIdNormalizer(model, options.pairedIdProviders);
-  const transformed = transformForModel(request.messages, model, normalize);
+  const transformed = transformForModel(request.messages, model, normalize, request.transform);
   const items: ResponsesInputItem[] = [];
   const origins: (readonly number[])[] = [];
   if (options.includeSystemPrompt && request.systemPrompt) {
