@@ -1,0 +1,144 @@
+/**
+ * Counting a projection: the prompt pieces of every payload item (and of the system prompt and tools) through
+ * the tokenizers, with a per-content cache. `context.ts` turns the counts into the target family's estimate.
+ */
+import type { LlmMessage } from "../llm/types.ts";
+import type { Projection } from "../project/project.ts";
+import { TokenCountCache } from "./cache.ts";
+import { imageSize, type ImageSize } from "./image.ts";
+import { isSystemItem, itemPieces, systemPieces, toolsText, type ImageData, type PromptPieces } from "./text.ts";
+import { TOKENIZER_NAMES, type Tokenizer, type TokenizerName, type Tokenizers } from "./tokenizer.ts";
+
+/** Token counts of some text under each vocabulary that was run. */
+export type VocabCounts = Partial<Record<TokenizerName, number>>;
+
+const IMAGE_SIZE_CACHE = 2_000;
+
+/** The tokenizers plus the content cache; one per worker or CLI run. */
+export class TokenCounter {
+  readonly cache: TokenCountCache;
+  readonly #tokenizers: Partial<Record<TokenizerName, Tokenizer>>;
+  readonly #imageSizes = new Map<string, ImageSize | null>();
+
+  constructor(tokenizers: Partial<Tokenizers>, cache = new TokenCountCache()) {
+    this.#tokenizers = { ...tokenizers };
+    this.cache = cache;
+  }
+
+  /** Makes one more vocabulary available (tokenizers load lazily, one at a time). */
+  add(tokenizer: Tokenizer): void {
+    (this.#tokenizers as Record<TokenizerName, Tokenizer>)[tokenizer.name] = tokenizer;
+  }
+
+  /** The vocabularies this counter can run. */
+  get names(): TokenizerName[] {
+    return TOKENIZER_NAMES.filter((name) => this.#tokenizers[name] !== undefined);
+  }
+
+  #tokenizer(name: TokenizerName): Tokenizer {
+    const tokenizer = this.#tokenizers[name];
+    if (!tokenizer) throw new Error(`the ${name} tokenizer is not loaded; load it before counting`);
+    return tokenizer;
+  }
+
+  /** Tokens of each text, summed, under each of `names`. */
+  count(texts: readonly string[], names: readonly TokenizerName[]): VocabCounts {
+    const out: VocabCounts = {};
+    for (const name of names) {
+      const tokenizer = this.#tokenizer(name);
+      let sum = 0;
+      for (const text of texts) sum += this.cache.count(tokenizer, text);
+      out[name] = sum;
+    }
+    return out;
+  }
+
+  /** Width and height of an image (remembered per content). */
+  imageSize(data: ImageData): ImageSize | undefined {
+    if (data instanceof Uint8Array) return imageSize(bytesToBase64(data.subarray(0, 128 * 1024)));
+    const key = data; // keyed by the string itself: V8 keeps its hash, so a known image costs no scan
+    let size = this.#imageSizes.get(key);
+    if (size === undefined) {
+      size = imageSize(data) ?? null;
+      if (this.#imageSizes.size >= IMAGE_SIZE_CACHE) this.#imageSizes.delete(this.#imageSizes.keys().next().value!);
+      this.#imageSizes.set(key, size);
+    }
+    return size ?? undefined;
+  }
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 1) binary += String.fromCharCode(bytes[i] as number);
+  return btoa(binary);
+}
+
+export type ItemRole = "system" | "user" | "assistant" | "toolResult" | "synthetic";
+
+/** What one payload item holds, counted under every vocabulary asked for. */
+export interface ItemCounts {
+  /** Position in `payload.body[payload.listKey]`. */
+  readonly index: number;
+  readonly role: ItemRole;
+  /** The request messages (indices into `projection.llm.messages`) it came from. */
+  readonly messages: readonly number[];
+  /** The session entries it came from. */
+  readonly sources: readonly number[];
+  readonly text: VocabCounts;
+  readonly thinking: VocabCounts;
+  readonly toolArgs: VocabCounts;
+  readonly images: readonly (ImageSize | undefined)[];
+  /** Characters of encrypted reasoning (see PromptPieces.opaque). */
+  readonly opaque: number;
+}
+
+/** Every counted part of one request. */
+export interface PayloadCounts {
+  readonly items: readonly ItemCounts[];
+  /** System prompt text (body fields and system/developer items), or empty counts when there is none. */
+  readonly system: VocabCounts;
+  /** Tool definitions as JSON, or empty counts when there are none. */
+  readonly tools: VocabCounts;
+}
+
+function roleOf(item: unknown, messages: readonly number[], llm: readonly LlmMessage[]): ItemRole {
+  if (messages.length === 0) return isSystemItem(item) ? "system" : "synthetic";
+  const role = llm[messages[0] as number]?.role;
+  return role === "user" || role === "assistant" || role === "toolResult" ? role : "synthetic";
+}
+
+function countPieces(counter: TokenCounter, pieces: PromptPieces, names: readonly TokenizerName[]) {
+  return {
+    text: counter.count(pieces.text, names),
+    thinking: counter.count(pieces.thinking, names),
+    toolArgs: counter.count(pieces.toolArgs, names),
+    images: pieces.images.map((image) => counter.imageSize(image)),
+    opaque: pieces.opaque,
+  };
+}
+
+/** Counts every payload item of a projection, and its system prompt and tools, under `names`. */
+export function countPayload(
+  projection: Projection,
+  counter: TokenCounter,
+  names: readonly TokenizerName[] = counter.names,
+): PayloadCounts {
+  const { body, listKey, origins } = projection.payload;
+  const list = Array.isArray(body[listKey]) ? (body[listKey] as unknown[]) : [];
+  const items: ItemCounts[] = [];
+  const systemItems: unknown[] = [];
+  list.forEach((item, index) => {
+    const messages = origins[index] ?? [];
+    const role = roleOf(item, messages, projection.llm.messages);
+    if (role === "system") systemItems.push(item);
+    const sources = projection.itemSources[index] ?? [];
+    items.push({ index, role, messages, sources, ...countPieces(counter, itemPieces(item), names) });
+  });
+  const system = systemPieces(body, systemItems);
+  const tools = toolsText(body);
+  return {
+    items,
+    system: counter.count([...system.text, ...system.thinking], names),
+    tools: counter.count(tools ? [tools] : [], names),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The two estimators of a recorded request's prompt size (issue 4, TOKENS.md), neither of which looks at the
+ * turn's own usage or anything after it:
+ *   standalone — tokenizers and fixed per-family coefficients; recorded usage is used only to infer the size of
+ *                the system prompt and tools (not in the file) from the earliest earlier request of the same model.
+ *   anchored   — the latest earlier request of the same model on the path (not across a compaction), plus the
+ *                estimated difference, with the model's own earlier replies priced at their recorded output.
+ */
+import type { ProjectionOptions } from "../project/project.ts";
+import type { EntryTree } from "../session/tree.ts";
+import { contextFeatures, featureTokens, itemParts, type ContextFeatures } from "./context.ts";
+import { countPayload, type TokenCounter } from "./count.ts";
+import { FAMILY_COEFFICIENTS, familyOf, type FamilyCoefficients, type FamilyId } from "./family.ts";
+import type { TokenizerName } from "./tokenizer.ts";
+import { recordedTurns, turnRequest, type RecordedTurn } from "./turns.ts";
+
+/** What the estimators know about one recorded turn: its request's features and its usable anchors. */
+export interface TurnFeatures {
+  readonly turn: RecordedTurn;
+  readonly family: FamilyId;
+  /** Features of the request context, all priced by the tokenizers (undefined: it could not be built). */
+  readonly standalone: ContextFeatures | undefined;
+  /** Features with the model's own earlier replies at their recorded output. */
+  readonly anchored: ContextFeatures | undefined;
+  /** Position (in the session's list) of the earliest earlier request of the same model on the path (since the last resume, if there is one). */
+  readonly first: number | undefined;
+  /** Position of the latest earlier request of the same model on the path, not across a compaction. */
+  readonly previous: number | undefined;
+  /** Why the request context could not be built, if so. */
+  readonly error?: string;
+}
+
+const modelKey = (t: RecordedTurn): string => `${t.provider}/${t.modelId}`;
+
+/**
+ * A pause this long between two entries on a path is taken for a resume: pi was restarted, and its system prompt
+ * (which holds the date, AGENTS.md, the tools) may have changed.
+ */
+export const RESUME_GAP_MS = 30 * 60 * 1000;
+
+const entryTime = (tree: EntryTree, index: number): number => {
+  const time = Date.parse(String(tree.entries[index]?.raw["timestamp"] ?? ""));
+  return Number.isNaN(time) ? Number.NaN : time;
+};
+
+/**
+ * The anchors of a turn among the earlier turns of the same model on its path: the earliest one since the last
+ * resume (else the earliest at all), and the latest one not across a compaction.
+ */
+function anchorsOf(
+  tree: EntryTree,
+  turn: RecordedTurn,
+  positionOf: ReadonlyMap<number, number>,
+  turns: readonly RecordedTurn[],
+): { first: number | undefined; previous: number | undefined } {
+  let firstSinceResume: number | undefined;
+  let firstAtAll: number | undefined;
+  let previous: number | undefined;
+  let compactionSeen = false;
+  let resumeSeen = false;
+  const key = modelKey(turn);
+  let child = turn.entry;
+  for (let node = tree.parentOf[turn.entry]; node !== undefined; child = node, node = tree.parentOf[node]) {
+    if (entryTime(tree, child) - entryTime(tree, node) > RESUME_GAP_MS) resumeSeen = true;
+    if (tree.entries[node]?.type === "compaction") compactionSeen = true;
+    const position = positionOf.get(node);
+    if (position === undefined || modelKey(turns[position] as RecordedTurn) !== key) continue;
+    firstAtAll = position;
+    if (!resumeSeen) firstSinceResume = position;
+    if (previous === undefined && !compactionSeen) previous = position;
+  }
+  return { first: firstSinceResume ?? firstAtAll, previous };
+}
+
+/**
+ * Counts the request context of every recorded turn of a session. `names` are the vocabularies to run
+ * (default: what each turn's family needs; the accuracy script asks for both).
+ */
+export function turnFeatures(
+  tree: EntryTree,
+  counter: TokenCounter,
+  options: ProjectionOptions = {},
+  names?: readonly TokenizerName[],
+): TurnFeatures[] {
+  const turns = recordedTurns(tree);
+  const positionOf = new Map(turns.map((t, i) => [t.entry, i]));
+  return turns.map((turn) => {
+    const family = familyOf(turn.modelId, turn.provider);
+    const anchors = anchorsOf(tree, turn, positionOf, turns);
+    const request = turnRequest(tree, turn, options);
+    if (!request?.ok) {
+      const error = request ? request.error : "the turn has no parent entry, so its request held no messages";
+      return { turn, family: family.id, standalone: undefined, anchored: undefined, ...anchors, error };
+    }
+    const counts = countPayload(request.value, counter, names ?? vocabularies(family.coefficients));
+    return {
+      turn,
+      family: family.id,
+      standalone: contextFeatures(counts, itemParts(request.value, counts, family)),
+      anchored: contextFeatures(counts, itemParts(request.value, counts, family, { replayRecordedOutput: true })),
+      ...anchors,
+    };
+  });
+}
+
+function vocabularies(c: FamilyCoefficients): TokenizerName[] {
+  return [...(c.o200k !== 0 ? (["o200k"] as const) : []), ...(c.claude !== 0 ? (["claude"] as const) : [])];
+}
+
+/** One line of `tokens --turns`: the recorded prompt size and the two estimates of it. */
+export interface TurnEstimate {
+  readonly turn: RecordedTurn;
+  /** Exact: prompt tokens the provider reported (TOKENS.md definition). */
+  readonly actual: number;
+  /** Estimated; null when no earlier request of the same model tells the system prompt and tools size. */
+  readonly standalone: number | null;
+  /** Calibrated on the latest earlier request of the same model; null when there is none. */
+  readonly anchored: number | null;
+}
+
+export type CoefficientsFor = (family: FamilyId) => FamilyCoefficients;
+
+const byFamily: CoefficientsFor = (family) => FAMILY_COEFFICIENTS[family];
+
+/** Both estimates for every turn, from its features and those of its anchors. */
+export function estimateFromFeatures(
+  features: readonly TurnFeatures[],
+  coefficientsFor: CoefficientsFor = byFamily,
+): TurnEstimate[] {
+  return features.map((f) => {
+    const c = coefficientsFor(f.family);
+    const from = (anchor: number | undefined, kind: "standalone" | "anchored"): number | null => {
+      const a = anchor === undefined ? undefined : features[anchor];
+      const mine = f[kind];
+      const theirs = a?.[kind];
+      if (!a || !mine || !theirs) return null;
+      return Math.round(a.turn.prompt - featureTokens(theirs, c) + featureTokens(mine, c));
+    };
+    return {
+      turn: f.turn,
+      actual: f.turn.prompt,
+      standalone: from(f.first, "standalone"),
+      anchored: from(f.previous, "anchored") ?? from(f.first, "anchored"),
+    };
+  });
+}
+
+/** `tokens --turns`: every recorded turn of a session with its standalone and anchored estimates. */
+export function estimateTurns(tree: EntryTree, counter: TokenCounter, options: ProjectionOptions = {}): TurnEstimate[] {
+  return estimateFromFeatures(turnFeatures(tree, counter, options));
+}

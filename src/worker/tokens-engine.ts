@@ -1,0 +1,118 @@
+/**
+ * The tokens engine: loads tokenizers the first time a family needs them, counts projections with one content
+ * cache (so a changed rule re-tokenises only what changed), and measures the estimators on the session's recorded
+ * turns. The session engine hosts it in the session worker, on the trees it already holds (no second parse).
+ */
+import { findModel, parseModelRef } from "../core/models/registry.ts";
+import { projectLeaf, type Projection } from "../core/project/project.ts";
+import type { Result } from "../core/result.ts";
+import type { ProjectionOptions } from "../core/project/project.ts";
+import type { EntryTree } from "../core/session/tree.ts";
+import { summarize, turnErrors, type AccuracyReport } from "../core/tokens/accuracy.ts";
+import { TokenCountCache } from "../core/tokens/cache.ts";
+import { TokenCounter } from "../core/tokens/count.ts";
+import { estimateFromFeatures, turnFeatures } from "../core/tokens/estimate.ts";
+import { familyOf, tokenizersFor } from "../core/tokens/family.ts";
+import { projectionTokens, type ProjectionTokens } from "../core/tokens/projection.ts";
+import type { CacheStats } from "../core/tokens/cache.ts";
+import type { TurnEstimate } from "../core/tokens/estimate.ts";
+import type { Tokenizer, TokenizerName } from "../core/tokens/tokenizer.ts";
+
+/** What to count: a leaf of a loaded session, projected with these options for this model. */
+export interface CountQuery {
+  readonly key: string;
+  readonly leaf: number;
+  /** Projection options (the rules); `model` in them is ignored in favour of `modelRef`. */
+  readonly options: ProjectionOptions;
+  /** "PROVIDER/ID"; undefined = the model the path ends with. */
+  readonly modelRef?: string;
+  /** The options are pi's own (default rules, no system prompt or tools): a recorded request may answer exactly. */
+  readonly asPiSends: boolean;
+}
+
+export interface TokenCountResult {
+  readonly tokens: ProjectionTokens;
+  /** The content cache after this count (hits grow, misses do not, when little changed). */
+  readonly cache: CacheStats;
+}
+
+/** The session's recorded turns with both estimates, and how close they came. */
+export interface SessionTokenAccuracy {
+  readonly turns: readonly TurnEstimate[];
+  readonly report: AccuracyReport;
+}
+
+export type TokenizerLoader = (name: TokenizerName) => Promise<Tokenizer>;
+
+export class TokensEngine {
+  readonly #sessions = new Map<string, EntryTree>();
+  readonly #accuracy = new Map<string, SessionTokenAccuracy>();
+  readonly #load: TokenizerLoader;
+  readonly #counter: TokenCounter;
+
+  constructor(load: TokenizerLoader, cache = new TokenCountCache()) {
+    this.#load = load;
+    this.#counter = new TokenCounter({}, cache);
+  }
+
+  remove(key: string): void {
+    this.#sessions.delete(key);
+    this.#accuracy.delete(key);
+  }
+
+  /** Counts on a tree the host holds (the session worker's own copy: never parsed twice). */
+  adopt(key: string, tree: EntryTree): void {
+    this.#sessions.set(key, tree);
+    this.#accuracy.delete(key);
+  }
+
+  /** Counts the query's projection; `projected` is that projection when the host already made it. */
+  async count(query: CountQuery, projected?: Result<Projection>): Promise<TokenCountResult> {
+    const tree = this.#tree(query.key);
+    const { model: _ignored, ...options } = query.options;
+    let projection = projected;
+    if (!projection) {
+      let model;
+      if (query.modelRef !== undefined) {
+        const ref = parseModelRef(query.modelRef);
+        model = ref && findModel(ref.provider, ref.id);
+        if (!model) throw new Error(`${query.modelRef} is not a model in pi-ai's registry.`);
+      }
+      projection = projectLeaf(tree, query.leaf, model ? { ...options, model } : options);
+    }
+    if (!projection.ok) throw new Error(`Cannot count: ${projection.error}.`);
+    const family = familyOf(projection.value.model.id, projection.value.model.provider);
+    await this.#ensure(tokenizersFor(family));
+    const tokens = projectionTokens(tree, projection.value, this.#counter, {
+      options,
+      asPiSends: query.asPiSends,
+      accuracy: this.#accuracy.get(query.key)?.report.anchored,
+    });
+    return { tokens, cache: this.#counter.cache.stats };
+  }
+
+  /** Both estimators on every recorded turn of the session (slow on long sessions: ask once, in the background). */
+  async accuracy(key: string): Promise<SessionTokenAccuracy> {
+    const known = this.#accuracy.get(key);
+    if (known) return known;
+    const tree = this.#tree(key);
+    await this.#ensure(["o200k", "claude"]);
+    const features = turnFeatures(tree, this.#counter);
+    const turns = estimateFromFeatures(features);
+    const report: AccuracyReport = summarize(turnErrors([{ name: key, group: key, turns: features, replies: [] }]));
+    const result = { turns, report };
+    this.#accuracy.set(key, result);
+    return result;
+  }
+
+  async #ensure(names: readonly TokenizerName[]): Promise<void> {
+    const missing = names.filter((name) => !this.#counter.names.includes(name));
+    for (const tokenizer of await Promise.all(missing.map((name) => this.#load(name)))) this.#counter.add(tokenizer);
+  }
+
+  #tree(key: string): EntryTree {
+    const tree = this.#sessions.get(key);
+    if (!tree) throw new Error(`Session ${key} is not loaded.`);
+    return tree;
+  }
+}
