@@ -2,8 +2,12 @@
  * The UI's only way to the sessions: a `SessionClient` over the worker, with an in-process twin for tests.
  * For questions that are asked again and again (entry details, searches) the latest request wins.
  */
-import { SessionEngine } from "./engine.ts";
 import type { EntryDetail, LoadProgress, Request, Response, SessionSummary, TreeFilter } from "./protocol.ts";
+import type { RuleSettings } from "../core/project/rules.ts";
+import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
+import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
+import type { Result } from "../core/result.ts";
+import type { Snapshot } from "../core/snapshot/schema.ts";
 
 export interface LoadHandle {
   readonly done: Promise<SessionSummary>;
@@ -17,6 +21,37 @@ export interface SessionClient {
   entry(key: string, index: number): Promise<EntryDetail | undefined>;
   /** Resolves undefined when a newer search replaced this one. */
   search(key: string, query: string, filter: TreeFilter, leaf: number | undefined): Promise<Int32Array | undefined>;
+  /** Resolves undefined when a newer projection request replaced this one. */
+  project(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+  ): Promise<ProjectionAnswer | undefined>;
+  /** Token counts of the projection; resolves undefined when a newer count replaced this one. */
+  tokens(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+  ): Promise<TokenCountResult | undefined>;
+  /** Both estimators measured on the session's recorded turns (slow on long sessions: ask once). */
+  accuracy(key: string): Promise<SessionTokenAccuracy>;
+  /** Resolves undefined when a newer request replaced this one. */
+  ruleEffects(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+  ): Promise<readonly RuleEffect[] | undefined>;
+  /** A snapshot of this leaf under these rules, for the share review (every request is answered). */
+  snapshot(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+    preset: string | undefined,
+  ): Promise<Result<Snapshot>>;
 }
 
 interface Pending {
@@ -25,7 +60,7 @@ interface Pending {
 }
 
 /** Speaks the protocol over any `postMessage` channel. */
-class ProtocolClient implements SessionClient {
+export class ProtocolClient implements SessionClient {
   readonly #send: (request: Request) => void;
   readonly #pending = new Map<number, Pending>();
   readonly #latest = new Map<string, number>();
@@ -93,6 +128,77 @@ class ProtocolClient implements SessionClient {
     return r?.type === "search" ? r.matches : undefined;
   }
 
+  async project(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+  ): Promise<ProjectionAnswer | undefined> {
+    const r = await this.#latestWins("project", (id) => ({
+      type: "project",
+      requestId: id,
+      key,
+      leaf,
+      settings,
+      model,
+    }));
+    return r?.type === "project" ? r.answer : undefined;
+  }
+
+  async tokens(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+  ): Promise<TokenCountResult | undefined> {
+    const r = await this.#latestWins("tokens", (id) => ({ type: "tokens", requestId: id, key, leaf, settings, model }));
+    return r?.type === "tokens" ? r.result : undefined;
+  }
+
+  async accuracy(key: string): Promise<SessionTokenAccuracy> {
+    const r = await this.#request((id) => ({ type: "accuracy", requestId: id, key })).response;
+    if (r.type === "accuracy") return r.accuracy;
+    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to an accuracy request.`);
+  }
+
+  async ruleEffects(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+  ): Promise<readonly RuleEffect[] | undefined> {
+    const r = await this.#latestWins("ruleEffects", (id) => ({
+      type: "ruleEffects",
+      requestId: id,
+      key,
+      leaf,
+      settings,
+      model,
+    }));
+    return r?.type === "ruleEffects" ? r.effects : undefined;
+  }
+
+  async snapshot(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+    preset: string | undefined,
+  ): Promise<Result<Snapshot>> {
+    const r = await this.#request((id) => ({
+      type: "snapshot",
+      requestId: id,
+      key,
+      leaf,
+      settings,
+      model,
+      preset,
+    })).response;
+    if (r.type === "error") throw new Error(r.message);
+    if (r.type !== "snapshot") throw new Error(`Unexpected answer ${r.type} to a snapshot request.`);
+    return r.answer;
+  }
+
   async #latestWins(kind: string, make: (requestId: number) => Request): Promise<Response | undefined> {
     const { requestId, response } = this.#request(make);
     this.#latest.set(kind, requestId);
@@ -113,13 +219,5 @@ export function createWorkerClient(onCrash: (message: string) => void): SessionC
     client.failAll(message);
     onCrash(message);
   };
-  return client;
-}
-
-/** The twin: the same engine in this thread (tests, and environments without workers). */
-export function createInProcessClient(sliceBytes?: number): SessionClient {
-  let client: ProtocolClient | undefined = undefined;
-  const engine = new SessionEngine((response) => queueMicrotask(() => client?.receive(response)), sliceBytes);
-  client = new ProtocolClient((request) => void engine.handle(request));
   return client;
 }

@@ -7,6 +7,12 @@ import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
 import { summarizeSession } from "./summarize.ts";
+import { projectFor, projectForView, ruleEffects, type RuleEffect } from "./projection.ts";
+import type { Projection } from "../core/project/project.ts";
+import type { Result } from "../core/result.ts";
+import { TokensEngine, type TokenizerLoader } from "./tokens-engine.ts";
+import { changedRules, projectionOptions, type RuleSettings } from "../core/project/rules.ts";
+import { createSnapshotFor } from "../core/snapshot/create.ts";
 
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
@@ -16,10 +22,15 @@ export class SessionEngine {
   readonly #cancelled = new Set<number>();
   readonly #post: (response: Response) => void;
   readonly #sliceBytes: number;
+  readonly #tokens: TokensEngine;
+  /** The last projection made: the view, its token count and its rule effects all start from it. */
+  #last: { readonly signature: string; readonly result: Result<Projection> } | undefined;
 
-  constructor(post: (response: Response) => void, sliceBytes = SLICE_BYTES) {
+  /** `loadTokenizer` is called the first time a model family needs a vocabulary (each is its own lazy chunk). */
+  constructor(post: (response: Response) => void, loadTokenizer: TokenizerLoader, sliceBytes = SLICE_BYTES) {
     this.#post = post;
     this.#sliceBytes = sliceBytes;
+    this.#tokens = new TokensEngine(loadTokenizer);
   }
 
   async handle(request: Request): Promise<void> {
@@ -32,6 +43,8 @@ export class SessionEngine {
           return;
         case "remove":
           this.#sessions.delete(request.key);
+          this.#last = undefined;
+          this.#tokens.remove(request.key);
           return this.#post({ type: "done", requestId: request.requestId });
         case "entry":
           return this.#post({
@@ -42,6 +55,42 @@ export class SessionEngine {
         case "search": {
           const matches = searchEntries(this.#tree(request.key), request.query, request.filter, request.leaf);
           return this.#post({ type: "search", requestId: request.requestId, matches });
+        }
+        case "project": {
+          const tree = this.#tree(request.key);
+          const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
+          const answer = projectForView(tree, request.leaf, request.settings, request.model, projected);
+          return this.#post({ type: "project", requestId: request.requestId, answer });
+        }
+        case "ruleEffects": {
+          const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
+          const effects = ruleEffects(
+            this.#tree(request.key),
+            request.leaf,
+            request.settings,
+            request.model,
+            projected,
+          );
+          const counted = await this.#withTokenDeltas(request, effects);
+          return this.#post({ type: "ruleEffects", requestId: request.requestId, effects: counted });
+        }
+        case "tokens": {
+          const result = await this.#count(request.key, request.leaf, request.settings, request.model);
+          return this.#post({ type: "tokens", requestId: request.requestId, result });
+        }
+        case "accuracy": {
+          this.#tree(request.key);
+          const accuracy = await this.#tokens.accuracy(request.key);
+          return this.#post({ type: "accuracy", requestId: request.requestId, accuracy });
+        }
+        case "snapshot": {
+          const { key, leaf, settings, model, preset } = request;
+          const counted = await this.#count(key, leaf, settings, model).catch(() => undefined);
+          const answer = createSnapshotFor(this.#tree(key), leaf, settings, model, {
+            ...(preset ? { preset } : {}),
+            ...(counted ? { tokens: counted.tokens } : {}),
+          });
+          return this.#post({ type: "snapshot", requestId: request.requestId, answer });
         }
       }
     } catch (error) {
@@ -71,7 +120,50 @@ export class SessionEngine {
     }
     const tree = indexTree(loader.finish());
     this.#sessions.set(key, tree);
+    this.#tokens.adopt(key, tree);
     this.#post({ type: "loaded", requestId, summary: summarizeSession(tree, key) });
+  }
+
+  /** The projection for these arguments, made once for the view, its tokens and its rule effects. */
+  #projected(key: string, leaf: number, settings: RuleSettings, model: string | undefined): Result<Projection> {
+    const signature = JSON.stringify([key, leaf, model ?? null, settings]);
+    if (this.#last?.signature === signature) return this.#last.result;
+    const result = projectFor(this.#tree(key), leaf, settings, model);
+    this.#last = { signature, result };
+    return result;
+  }
+
+  #count(key: string, leaf: number, settings: RuleSettings, model: string | undefined, reuse = true) {
+    return this.#tokens.count(
+      {
+        key,
+        leaf,
+        options: projectionOptions(settings),
+        ...(model !== undefined ? { modelRef: model } : {}),
+        // pi's own rules (an empty system prompt and no tools among them): a recorded request may answer exactly.
+        asPiSends: changedRules(settings).length === 0,
+      },
+      reuse ? this.#projected(key, leaf, settings, model) : undefined,
+    );
+  }
+
+  /** Each rule's effect in tokens: the total with the rule flipped minus the current total (counts are cached). */
+  async #withTokenDeltas(
+    request: { key: string; leaf: number; settings: RuleSettings; model: string | undefined },
+    effects: readonly RuleEffect[],
+  ): Promise<RuleEffect[]> {
+    const current = await this.#count(request.key, request.leaf, request.settings, request.model).catch(
+      () => undefined,
+    );
+    if (!current) return [...effects];
+    const out: RuleEffect[] = [];
+    for (const effect of effects) {
+      const other = await this.#count(request.key, request.leaf, effect.against, request.model, false).catch(
+        () => undefined,
+      );
+      out.push(other ? { ...effect, tokenDelta: other.tokens.total.value - current.tokens.total.value } : effect);
+    }
+    return out;
   }
 
   #tree(key: string): EntryTree {

@@ -5,6 +5,11 @@
 import type { Diagnostic } from "../core/session/diagnostics.ts";
 import type { TreeFilter } from "../core/session/filter.ts";
 import type { FileKind } from "../core/session/types.ts";
+import type { RuleSettings } from "../core/project/rules.ts";
+import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
+import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
+import type { Result } from "../core/result.ts";
+import type { Snapshot } from "../core/snapshot/schema.ts";
 
 export type { TreeFilter };
 
@@ -92,6 +97,32 @@ export type Request =
       readonly filter: TreeFilter;
       /** pi always shows the current leaf, whatever the filter. */
       readonly leaf: number | undefined;
+    }
+  | {
+      /** The payload, fates and findings at this leaf under these rules; model undefined = the session's. */
+      readonly type: "project" | "ruleEffects" | "tokens";
+      readonly requestId: number;
+      readonly key: string;
+      readonly leaf: number;
+      readonly settings: RuleSettings;
+      readonly model: string | undefined;
+    }
+  | {
+      /** A context snapshot of this leaf under these rules (not yet reviewed for export); model as for "project". */
+      readonly type: "snapshot";
+      readonly requestId: number;
+      readonly key: string;
+      readonly leaf: number;
+      readonly settings: RuleSettings;
+      readonly model: string | undefined;
+      /** The preset the settings started from, recorded in the snapshot. */
+      readonly preset: string | undefined;
+    }
+  | {
+      /** Both token estimators on every recorded turn of the session (slow on long sessions: ask once). */
+      readonly type: "accuracy";
+      readonly requestId: number;
+      readonly key: string;
     };
 
 export type Response =
@@ -99,5 +130,10 @@ export type Response =
   | { readonly type: "loaded"; readonly requestId: number; readonly summary: SessionSummary }
   | { readonly type: "entry"; readonly requestId: number; readonly detail: EntryDetail }
   | { readonly type: "search"; readonly requestId: number; readonly matches: Int32Array }
+  | { readonly type: "project"; readonly requestId: number; readonly answer: ProjectionAnswer }
+  | { readonly type: "ruleEffects"; readonly requestId: number; readonly effects: readonly RuleEffect[] }
+  | { readonly type: "tokens"; readonly requestId: number; readonly result: TokenCountResult }
+  | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }
+  | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<Snapshot> }
   | { readonly type: "done"; readonly requestId: number }
   | { readonly type: "error"; readonly requestId: number; readonly message: string };

@@ -1,6 +1,6 @@
 /** The worker seam through its in-process twin: slices, progress, cancel, details, search, latest-wins. */
 import { describe, expect, it } from "vitest";
-import { createInProcessClient } from "../../src/worker/client.ts";
+import { createInProcessClient } from "../../src/worker/in-process.ts";
 import type { LoadProgress } from "../../src/worker/protocol.ts";
 import { VARIANTS } from "../fixtures/variants.ts";
 

@@ -8,6 +8,7 @@ import type { TreeFilter } from "../../core/session/filter.ts";
 import type { SessionClient } from "../../worker/client.ts";
 import type { EntryDetail, SessionSummary } from "../../worker/protocol.ts";
 import { LibraryState } from "./library.svelte.ts";
+import { ProjectionState } from "./projection.svelte.ts";
 import { formatFragment, parseFragment } from "./url.ts";
 
 /** The entry index for an id (the last entry with it, as pi) or "line:N". */
@@ -37,8 +38,11 @@ export class AppState {
   detail: EntryDetail | undefined = $state.raw(undefined);
   focusRequest: number | undefined = $state(undefined);
 
+  readonly projection: ProjectionState;
+
   constructor(client: SessionClient) {
     this.library = new LibraryState(client);
+    this.projection = new ProjectionState(client, (level, message) => this.library.notify(level, message));
   }
 
   get selected(): SessionSummary | undefined {
@@ -47,6 +51,7 @@ export class AppState {
 
   /** Restores the library, then the deep link (if any) or the saved selection; opens the sample on a first visit. */
   async start(hash: string, openSample: () => Promise<void>): Promise<void> {
+    await this.projection.restore();
     const firstVisit = await this.library.restore();
     if (firstVisit && this.library.sessions.length === 0) await openSample();
     const link = parseFragment(hash);
@@ -99,7 +104,8 @@ export class AppState {
     this.leaf = index;
     this.focusRequest = index;
     const key = this.selectedKey;
-    if (key === undefined || index === undefined) return;
+    if (key === undefined || index === undefined) return this.projection.clear();
+    void this.projection.refresh(key, index);
     try {
       const detail = await this.library.client.entry(key, index);
       if (detail) this.detail = detail;
@@ -145,6 +151,7 @@ export class AppState {
       else {
         this.selectedKey = undefined;
         this.detail = undefined;
+        this.projection.clear();
       }
     }
   }

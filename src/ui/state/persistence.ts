@@ -77,3 +77,37 @@ export async function deleteSessionFile(key: string): Promise<Result<void>> {
     return err(`A removed session could not be deleted from storage: ${describeStorageError(error)}.`);
   }
 }
+
+const RULES_KEY = "context-lens/rules";
+
+/** Saved presets (as preset-list JSON, so the same zod schema reads files and storage) and the rules in use. */
+const rulesStoreSchema = z.object({
+  version: z.literal(1),
+  /** `presetsToJson` of the person's own presets. */
+  presets: z.string(),
+  /** `presetToJson` of the settings in use, named after the preset they started from. */
+  current: z.string().optional(),
+  model: z.string().optional(),
+});
+
+export type RulesStore = z.infer<typeof rulesStoreSchema>;
+
+export async function loadRulesStore(): Promise<Result<RulesStore | undefined>> {
+  try {
+    const raw = await get(RULES_KEY);
+    if (raw === undefined) return ok(undefined);
+    const parsed = rulesStoreSchema.safeParse(raw);
+    return parsed.success ? ok(parsed.data) : err("The saved rule presets are damaged; starting with pi's defaults.");
+  } catch (error) {
+    return err(`Saved rule presets could not be read: ${describeStorageError(error)}.`);
+  }
+}
+
+export async function saveRulesStore(store: RulesStore): Promise<Result<void>> {
+  try {
+    await set(RULES_KEY, store);
+    return ok(undefined);
+  } catch (error) {
+    return err(`Your rule presets were not saved: ${describeStorageError(error)}. They stay until you reload.`);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The fate of every path entry for the current leaf and rules, as the tree overlay shows it: a short kind for the
+ * card's mark and a sentence for hover and focus. Entries not on the path have no mark ("off the current path").
+ */
+import type { EntryFate } from "../../core/project/project.ts";
+import { ruleById } from "../../core/project/rules.ts";
+
+export type FateKind = "in" | "changed" | "summary" | "summarised" | "setting" | "none" | "excluded" | "dropped";
+
+export interface FateMark {
+  readonly kind: FateKind;
+  readonly reason: string;
+}
+
+export const OFF_PATH = "off the current path: not sent at this leaf";
+
+const ruleName = (id: string): string => ruleById(id)?.label ?? id;
+
+export function fateMark(fate: EntryFate, lineOf: (index: number) => number | undefined): FateMark {
+  switch (fate.kind) {
+    case "in-context":
+      return fate.changedBy?.length
+        ? { kind: "changed", reason: `in context, changed by rule ${fate.changedBy.map(ruleName).join(", ")}` }
+        : { kind: "in", reason: "in context" };
+    case "compaction-summary":
+      return { kind: "summary", reason: "in context as the compaction summary of everything before it" };
+    case "summarised":
+      return { kind: "summarised", reason: `summarised by the compaction on line ${lineOf(fate.compaction) ?? "?"}` };
+    case "setting":
+      return { kind: "setting", reason: `a setting: sets the ${fate.what}, sends no message` };
+    case "no-message":
+      return { kind: "none", reason: `sends no message: ${fate.reason}` };
+    case "excluded":
+      return { kind: "excluded", reason: `excluded by rule ${ruleName(fate.rule)}: ${fate.reason}` };
+    case "dropped":
+      return { kind: "dropped", reason: `dropped: ${fate.reason}` };
+  }
+}
+
+/** Marks for the path entries of a projection, by entry index. */
+export function fateMarks(
+  path: readonly number[],
+  fates: readonly EntryFate[],
+  lineOf: (index: number) => number | undefined,
+): Map<number, FateMark> {
+  const marks = new Map<number, FateMark>();
+  path.forEach((entry, i) => {
+    const fate = fates[i];
+    if (fate) marks.set(entry, fateMark(fate, lineOf));
+  });
+  return marks;
+}

@@ -1,0 +1,16 @@
+/**
+ * The session client's twin: the same engine in this thread, for tests and environments without workers.
+ * Its own module so the page's bundle never carries the engine (and with it the core and the model registry).
+ */
+import { ProtocolClient, type SessionClient } from "./client.ts";
+import { loadTokenizer } from "../tokens/load.ts";
+import { SessionEngine } from "./engine.ts";
+import type { TokenizerLoader } from "./tokens-engine.ts";
+
+/** The twin: the same engine in this thread (tests, and environments without workers). */
+export function createInProcessClient(sliceBytes?: number, load: TokenizerLoader = loadTokenizer): SessionClient {
+  let client: ProtocolClient | undefined = undefined;
+  const engine = new SessionEngine((response) => queueMicrotask(() => client?.receive(response)), load, sliceBytes);
+  client = new ProtocolClient((request) => void engine.handle(request));
+  return client;
+}

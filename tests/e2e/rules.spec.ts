@@ -1,0 +1,136 @@
+/** The rules panel, presets, the model picker, the payload region and the validator, as a person uses them. */
+import AxeBuilder from "@axe-core/playwright";
+import { readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { assistant, header, session, toolCall, user } from "../support/build.ts";
+
+const file = (name: string, text: string) => ({ name, mimeType: "application/json", buffer: Buffer.from(text) });
+
+test.beforeEach(async ({ page }) => {
+  await page.goto("/");
+  await page.evaluate(() => indexedDB.deleteDatabase("keyval-store"));
+  await page.goto("/");
+  await page.getByRole("tree", { name: "Session tree" }).waitFor();
+  await page.getByRole("tab", { name: "Payload" }).click();
+});
+
+const rules = (page: Page) => page.getByRole("region", { name: "Projection rules" });
+const payload = (page: Page) => page.getByRole("region", { name: "Provider payload" });
+const facts = (page: Page) => page.getByRole("group", { name: "Projection summary" });
+
+test("the default preset is pi exactly; a rule changes the payload and the app says so", async ({ page }) => {
+  await expect(rules(page).getByText(/pi 0\.73\.1 exactly: the payload is what pi would send/)).toBeVisible();
+  await expect(payload(page)).toBeVisible();
+  const before = await facts(page).innerText();
+  expect(before).toMatch(/(\d+) input items/);
+  const items = Number(/(\d+) input items/.exec(before)![1]);
+
+  await rules(page).getByLabel("Drop thinking").check();
+  await expect(rules(page).getByText(/Differs from pi 0\.73\.1 in 1 rule: Drop thinking/)).toBeVisible();
+  await expect(facts(page)).toContainText("what-if rules");
+  await expect
+    .poll(async () => Number(/(\d+) input items/.exec(await facts(page).innerText())![1]))
+    .toBeLessThan(items);
+  // Each rule says what flipping it changes on this path.
+  await expect(rules(page).locator('[data-rule="apply-compaction"]')).toContainText(
+    /Switching it off changes \d+ entries/,
+  );
+  await rules(page).getByLabel("Drop thinking").uncheck();
+  await expect(rules(page).getByText(/pi 0\.73\.1 exactly/)).toBeVisible();
+});
+
+test("presets: save, survive a reload, rename, export, import (and refuse a bad file), delete", async ({ page }) => {
+  const panel = rules(page);
+  await panel.getByLabel("Block images").check();
+  await panel.getByRole("button", { name: "Save as…" }).click();
+  await panel.getByLabel("Preset name").fill("No pictures");
+  await panel.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(panel.getByText("Saved as “No pictures”.")).toBeVisible();
+
+  await page.reload();
+  await page.getByRole("tab", { name: "Payload" }).click();
+  await expect(panel.getByLabel("Preset", { exact: true })).toHaveValue("No pictures");
+  await expect(panel.getByLabel("Block images")).toBeChecked();
+
+  await panel.getByRole("button", { name: "Rename…" }).click();
+  await panel.getByLabel("New name").fill("Text only");
+  await panel.getByRole("button", { name: "Rename", exact: true }).click();
+  await expect(panel.getByLabel("Preset", { exact: true })).toHaveValue("Text only");
+
+  const downloading = page.waitForEvent("download");
+  await panel.getByRole("button", { name: "Export" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("text-only.preset.json");
+  const exported = JSON.parse(readFileSync((await download.path())!, "utf8"));
+  expect(exported).toEqual({
+    format: "context-lens/preset",
+    version: 1,
+    name: "Text only",
+    settings: { blockImages: true },
+  });
+
+  await panel.getByLabel("Import presets").setInputFiles(file("broken.json", '{"format":"context-lens/preset"'));
+  await expect(panel.getByRole("alert")).toContainText("broken.json is not JSON");
+  await panel
+    .getByLabel("Import presets")
+    .setInputFiles(file("odd.json", JSON.stringify({ ...exported, settings: { blockImages: "yes" } })));
+  await expect(panel.getByRole("alert")).toContainText("odd.json is not a valid preset: at settings.blockImages");
+  await panel.getByLabel("Import presets").setInputFiles(file("text-only.preset.json", JSON.stringify(exported)));
+  await expect(panel.getByText("Imported “Text only (2)”.")).toBeVisible();
+
+  await panel.getByRole("button", { name: "Delete" }).click();
+  await expect(panel.getByLabel("Preset", { exact: true }).locator("option")).toHaveText([
+    "pi 0.73.1",
+    "Whole path (no compaction)",
+    "Lean",
+    "Text only (2)",
+  ]);
+});
+
+test("the model picker searches the whole registry and re-targets the payload", async ({ page }) => {
+  await expect(facts(page)).toContainText("openai/gpt-5.1-codex");
+  const search = rules(page).getByRole("combobox", { name: "Search models" });
+  await search.fill("anthropic sonnet-4-5");
+  await page.getByRole("option", { name: /^anthropic\/claude-sonnet-4-5 / }).click();
+  await expect(facts(page)).toContainText("anthropic/claude-sonnet-4-5 (anthropic-messages)");
+  await expect(facts(page)).toContainText(/\d+ messages items/);
+  await rules(page)
+    .getByRole("button", { name: /Use the session's model/ })
+    .click();
+  await expect(facts(page)).toContainText("openai/gpt-5.1-codex");
+});
+
+test("tool definitions are checked against the expected shape", async ({ page }) => {
+  const tools = rules(page).locator('[data-rule="tools"] textarea');
+  await tools.fill('[{"name": "read"}]');
+  await tools.blur();
+  await expect(rules(page).getByRole("alert")).toContainText("at 0.description");
+  await tools.fill('[{"name": "read", "description": "Read a file", "parameters": {"type": "object"}}]');
+  await tools.blur();
+  await expect(rules(page).getByRole("alert")).toHaveCount(0);
+  await expect(payload(page)).toContainText('"tools"');
+});
+
+test("the validator links a finding to its entry", async ({ page }) => {
+  const orphan = session(
+    header({ id: "orphan-1" }),
+    user("u1", null, "run it"),
+    assistant("a1", "u1", [toolCall("call_1", "bash", { command: "ls" })]),
+    user("u2", "a1", "never mind"),
+  );
+  await page.getByLabel("Open session files").setInputFiles(file("orphan.jsonl", orphan));
+  await page.getByRole("tab", { name: "Payload" }).click();
+  const validator = page.getByRole("region", { name: "Validator" });
+  await expect(validator).toContainText("1 warning");
+  await expect(validator).toContainText("tool call bash (call_1) has no result");
+  await validator.getByRole("button", { name: "line 3" }).click();
+  const tree = page.getByRole("tree", { name: "Session tree" });
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText(/bash|ls|assistant/i);
+});
+
+test("axe finds no serious or critical problems on the payload and rules views", async ({ page }) => {
+  await expect(payload(page)).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+});
