@@ -7,7 +7,14 @@ import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
 import { summarizeSession } from "./summarize.ts";
-import { projectFor, projectForView, ruleEffects, type RuleEffect } from "./projection.ts";
+import {
+  contributions,
+  projectFor,
+  projectForView,
+  ruleAlternatives,
+  ruleEffect,
+  type RuleEffect,
+} from "./projection.ts";
 import type { Projection } from "../core/project/project.ts";
 import type { Result } from "../core/result.ts";
 import { TokensEngine, type TokenizerLoader } from "./tokens-engine.ts";
@@ -25,6 +32,8 @@ export class SessionEngine {
   readonly #tokens: TokensEngine;
   /** The last projection made: the view, its token count and its rule effects all start from it. */
   #last: { readonly signature: string; readonly result: Result<Projection> } | undefined;
+  /** Rises with every rule-effects request: an older one still running sees it and stops. */
+  #effectsGeneration = 0;
 
   /** `loadTokenizer` is called the first time a model family needs a vocabulary (each is its own lazy chunk). */
   constructor(post: (response: Response) => void, loadTokenizer: TokenizerLoader, sliceBytes = SLICE_BYTES) {
@@ -57,22 +66,15 @@ export class SessionEngine {
           return this.#post({ type: "search", requestId: request.requestId, matches });
         }
         case "project": {
+          this.#effectsGeneration += 1; // a new view: rule effects still being measured for the old one stop
           const tree = this.#tree(request.key);
           const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
           const answer = projectForView(tree, request.leaf, request.settings, request.model, projected);
           return this.#post({ type: "project", requestId: request.requestId, answer });
         }
         case "ruleEffects": {
-          const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
-          const effects = ruleEffects(
-            this.#tree(request.key),
-            request.leaf,
-            request.settings,
-            request.model,
-            projected,
-          );
-          const counted = await this.#withTokenDeltas(request, effects);
-          return this.#post({ type: "ruleEffects", requestId: request.requestId, effects: counted });
+          const effects = await this.#ruleEffects(request);
+          return this.#post({ type: "ruleEffects", requestId: request.requestId, effects });
         }
         case "tokens": {
           const result = await this.#count(request.key, request.leaf, request.settings, request.model);
@@ -147,23 +149,36 @@ export class SessionEngine {
     );
   }
 
-  /** Each rule's effect in tokens: the total with the rule flipped minus the current total (counts are cached). */
-  async #withTokenDeltas(
-    request: { key: string; leaf: number; settings: RuleSettings; model: string | undefined },
-    effects: readonly RuleEffect[],
-  ): Promise<RuleEffect[]> {
-    const current = await this.#count(request.key, request.leaf, request.settings, request.model).catch(
-      () => undefined,
-    );
-    if (!current) return [...effects];
-    const out: RuleEffect[] = [];
-    for (const effect of effects) {
-      const other = await this.#count(request.key, request.leaf, effect.against, request.model, false).catch(
-        () => undefined,
-      );
-      out.push(other ? { ...effect, tokenDelta: other.tokens.total.value - current.tokens.total.value } : effect);
+  /** Counts one side of a comparison (or one request of a cache series) with the shared content cache. */
+  /**
+   * What flipping each rule changes on the path: entries, and tokens (counts are cached, so only what the rule
+   * changes is tokenised). One rule at a time with a turn of the event loop between, so a newer request (the
+   * person chose another leaf or rule) is answered first and this one stops.
+   */
+  async #ruleEffects(request: {
+    readonly key: string;
+    readonly leaf: number;
+    readonly settings: RuleSettings;
+    readonly model: string | undefined;
+  }): Promise<RuleEffect[]> {
+    const { key, leaf, settings, model } = request;
+    const generation = ++this.#effectsGeneration;
+    const stale = () => generation !== this.#effectsGeneration;
+    const tree = this.#tree(key);
+    const projected = this.#projected(key, leaf, settings, model);
+    if (!projected.ok) return [];
+    const current = contributions(projected.value);
+    const total = await this.#count(key, leaf, settings, model).catch(() => undefined);
+    const effects: RuleEffect[] = [];
+    for (const { rule, against } of ruleAlternatives(tree, leaf, settings)) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (stale()) return effects;
+      const effect = ruleEffect(tree, leaf, rule, against, model, current);
+      if (!effect) continue;
+      const other = total && (await this.#count(key, leaf, against, model, false).catch(() => undefined));
+      effects.push(other ? { ...effect, tokenDelta: other.tokens.total.value - total.tokens.total.value } : effect);
     }
-    return out;
+    return effects;
   }
 
   #tree(key: string): EntryTree {

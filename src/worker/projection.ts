@@ -145,55 +145,73 @@ export interface RuleEffect {
   readonly rule: string;
   /** Path entries whose fate or message differs between the current settings and the rule flipped. */
   readonly entries: number;
-  /** Payload size in characters with the rule flipped, minus now. */
-  readonly characterDelta: number;
   /** Prompt tokens with the rule flipped, minus now (estimated), once counted. */
   readonly tokenDelta?: number;
   /** The setting the effect was measured against. */
   readonly against: RuleSettings;
 }
 
-function perEntry(p: Projection): Map<number, string> {
-  const out = new Map<number, string>();
-  for (const i of p.path) out.set(i, JSON.stringify(p.fates.get(i) ?? null));
-  p.llm.messages.forEach((m, k) => {
-    const entry = p.llmSources[k] as number;
-    out.set(entry, `${out.get(entry) ?? ""}${JSON.stringify(m)}`);
-  });
-  return out;
+/** Image data and signatures stand for themselves by length: comparing them whole would copy megabytes. */
+function compactReplacer(key: string, value: unknown): unknown {
+  return typeof value === "string" && value.length > 256 && (key === "data" || key.endsWith("Signature"))
+    ? `${value.length}:${value.slice(0, 32)}${value.slice(-32)}`
+    : value;
 }
 
-/** For every rule: how many entries on the path it changes, compared with its alternative value. */
-export function ruleEffects(
+/** What each path entry contributes: its fate, and the messages it became (same object = unchanged). */
+export interface EntryContributions {
+  readonly fates: Map<number, string>;
+  readonly messages: Map<number, readonly unknown[]>;
+}
+
+export function contributions(p: Projection): EntryContributions {
+  const fates = new Map<number, string>();
+  for (const i of p.path) fates.set(i, JSON.stringify(p.fates.get(i) ?? null));
+  const messages = new Map<number, unknown[]>();
+  p.llm.messages.forEach((m, k) => {
+    const entry = p.llmSources[k] as number;
+    const list = messages.get(entry);
+    if (list) list.push(m);
+    else messages.set(entry, [m]);
+  });
+  return { fates, messages };
+}
+
+function sameMessages(a: readonly unknown[] | undefined, b: readonly unknown[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((m, i) => m === b[i] || JSON.stringify(m, compactReplacer) === JSON.stringify(b[i], compactReplacer));
+}
+
+/** The alternatives the rules panel measures, one per rule that has one on this path. */
+export function ruleAlternatives(
   tree: EntryTree,
   leaf: number,
   settings: RuleSettings,
-  modelRef: string | undefined,
-  projected?: Result<Projection>,
-): RuleEffect[] {
-  const model = resolveModel(modelRef);
-  if (!model.ok) return [];
-  const current = projected ?? run(tree, leaf, settings, model.value);
-  if (!current.ok) return [];
-  const mine = perEntry(current.value);
-  const size = JSON.stringify(current.value.payload.body).length;
+): { readonly rule: Rule; readonly against: RuleSettings }[] {
   const path = pathToLeaf(tree, leaf);
   const types = customTypes(tree, path.ok ? path.value : []);
-  const effects: RuleEffect[] = [];
-  for (const rule of RULES) {
+  return RULES.flatMap((rule) => {
     const against = alternative(rule, settings, types);
-    if (!against) continue;
-    const other = run(tree, leaf, against, model.value);
-    if (!other.ok) continue;
-    const theirs = perEntry(other.value);
-    let entries = 0;
-    for (const [i, text] of mine) if (theirs.get(i) !== text) entries += 1;
-    effects.push({
-      rule: rule.id,
-      entries,
-      characterDelta: JSON.stringify(other.value.payload.body).length - size,
-      against,
-    });
+    return against ? [{ rule, against }] : [];
+  });
+}
+
+/** How many path entries flipping one rule changes, against the current projection's contributions. */
+export function ruleEffect(
+  tree: EntryTree,
+  leaf: number,
+  rule: Rule,
+  against: RuleSettings,
+  modelRef: string | undefined,
+  current: EntryContributions,
+): RuleEffect | undefined {
+  const other = projectFor(tree, leaf, against, modelRef);
+  if (!other.ok) return undefined;
+  const theirs = contributions(other.value);
+  let entries = 0;
+  for (const [i, fate] of current.fates) {
+    if (theirs.fates.get(i) !== fate || !sameMessages(current.messages.get(i), theirs.messages.get(i))) entries += 1;
   }
-  return effects;
+  return { rule: rule.id, entries, against };
 }

@@ -253,3 +253,27 @@ describe("presets", () => {
     if (!result.ok) expect(result.error).toContain("p.json");
   });
 });
+
+describe("rule effects (what the rules panel counts)", () => {
+  it("counts the path entries a flipped rule changes, and nothing for rules without an effect here", async () => {
+    const { contributions, projectFor, ruleAlternatives, ruleEffect } = await import("../../src/worker/projection.ts");
+    const tree = ourSession(RICH, "rich.jsonl");
+    const leaf = tree.defaultLeaf!;
+    const settings = { ...PI_DEFAULTS, applyCompaction: false };
+    const current = projectFor(tree, leaf, settings, "anthropic/claude-sonnet-4-5");
+    if (!current.ok) throw new Error(current.error);
+    const mine = contributions(current.value);
+    const effects = Object.fromEntries(
+      ruleAlternatives(tree, leaf, settings).map(({ rule, against }) => [
+        rule.id,
+        ruleEffect(tree, leaf, rule, against, "anthropic/claude-sonnet-4-5", mine)?.entries,
+      ]),
+    );
+    expect(effects["drop-thinking"]).toBe(2); // a1 and a3 have thinking
+    expect(effects["bash"]).toBe(1); // "exclude all" takes s1 out (s2 is already out by !!)
+    expect(effects["exclude-from-context"]).toBe(1); // s2 comes in
+    expect(effects["extension-types"]).toBe(2); // both extension messages left out
+    expect(effects["apply-compaction"]).toBe(8); // switching it back on summarises u1…cr1 (7) and c1 becomes the summary
+    expect(effects["system-prompt"]).toBeUndefined(); // nothing to clear
+  });
+});
