@@ -3,13 +3,17 @@
  *   1. parse + validate + index a large generated session vs plain `JSON.parse` per line (target ≥ 0.5)
  *   2. every leaf's payload vs pi's own functions, on a branchy generated session and the largest corpus files
  *      (target: ours ≥ 2× faster)
+ *   3. the app in Chromium: longest main-thread task while a large file loads, JS heap after it, frames while its
+ *      tree pans and zooms (browser-bench.ts)
  * Environment: BENCH_MB (size of the session for figure 1, default 60), BENCH_REPS (timed runs per side, default 5),
- * BENCH_FIGURES (which figures to run, default "1,2").
+ * BENCH_FIGURES (which figures to run, default "1,2,3"), BENCH_BROWSER_MB and BENCH_BROWSER_ENTRIES (figure 3's
+ * session, default 100 MB and 50,000 entries).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { browserFigures } from "./browser-bench.ts";
 import { generateOptions, generateSession, generateSessionBytes } from "./generate-session.ts";
 import { parseFigure } from "./parse-bench.ts";
 import { payloadFigure } from "./payload-bench.ts";
@@ -55,12 +59,16 @@ function printHeader(reps: number): void {
 async function main(): Promise<void> {
   const mb = envNumber("BENCH_MB", 60);
   const reps = Math.round(envNumber("BENCH_REPS", 5));
-  const figures = (process.env["BENCH_FIGURES"] ?? "1,2").split(",").map((f) => f.trim());
+  const figures = (process.env["BENCH_FIGURES"] ?? "1,2,3").split(",").map((f) => f.trim());
   printHeader(reps);
   if (figures.includes("1")) {
     print(await parseFigure(generateSessionBytes(generateOptions({ bytes: mb * 1e6, seed: 1 })), reps));
   }
   if (figures.includes("2")) await payloadFigures(reps);
+  if (figures.includes("3")) {
+    const entries = Math.round(envNumber("BENCH_BROWSER_ENTRIES", 50_000));
+    await browserFigures({ mb: envNumber("BENCH_BROWSER_MB", 100), entries });
+  }
 }
 
 async function payloadFigures(reps: number): Promise<void> {

@@ -45,6 +45,16 @@ async function open(page: Page, size: "small" | "large"): Promise<Locator> {
 const item = (tree: Locator, name: string | RegExp) => tree.getByRole("treeitem", { name });
 const chosen = (page: Page) => page.evaluate(() => (window as unknown as { __chosen?: number[] }).__chosen ?? []);
 
+/** How far the centre of `item` is from the centre of `area`, in whole px. */
+async function offCentre(area: Locator, item: Locator): Promise<{ dx: number; dy: number }> {
+  const [a, i] = await Promise.all([area.boundingBox(), item.boundingBox()]);
+  if (!a || !i) return { dx: Infinity, dy: Infinity };
+  return {
+    dx: Math.round(i.x + i.width / 2 - (a.x + a.width / 2)),
+    dy: Math.round(i.y + i.height / 2 - (a.y + a.height / 2)),
+  };
+}
+
 async function expectNoSeriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).include("[role=tree]").analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -68,6 +78,19 @@ test.describe("small session", () => {
     await expect(item(tree, /^Compaction/)).toContainText("compaction");
     await expect(item(tree, /^Model change/)).toContainText("model");
     await expectNoSeriousViolations(page);
+  });
+
+  test("opens with the leaf centred and its path in view, and keeps the centre when the window resizes", async ({
+    page,
+  }) => {
+    const tree = await open(page, "small");
+    const leaf = tree.getByRole("treeitem", { selected: true });
+    expect(await offCentre(tree, leaf)).toEqual({ dx: 0, dy: 0 });
+    const path = tree.getByRole("treeitem", { name: /on the current path/ });
+    await expect(path).toHaveCount(7);
+    for (const node of await path.all()) await expect(node).toBeInViewport({ ratio: 1 });
+    await page.setViewportSize({ width: 900, height: 500 });
+    await expect.poll(() => offCentre(tree, leaf)).toEqual({ dx: 0, dy: 0 });
   });
 
   test("moves with the keyboard and chooses the leaf with Enter", async ({ page }) => {
@@ -284,6 +307,15 @@ test.describe("20,000 entries, 150 branches", () => {
     expect(await tree.getByRole("treeitem").count()).toBeLessThan(1000);
     await expect(tree.getByRole("treeitem", { selected: true })).toHaveCount(1);
     await expectNoSeriousViolations(page);
+  });
+
+  test("is laid out in the worker and opens with the leaf centred", async ({ page }) => {
+    const workers: string[] = [];
+    page.on("worker", (worker) => workers.push(worker.url()));
+    const tree = await open(page, "large");
+    const leaf = tree.getByRole("treeitem", { selected: true });
+    await expect.poll(() => offCentre(tree, leaf)).toEqual({ dx: 0, dy: 0 });
+    expect(workers.some((url) => url.includes("layout.worker"))).toBe(true);
   });
 
   test("has no serious accessibility violations", async ({ page }) => {

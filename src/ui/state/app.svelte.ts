@@ -3,10 +3,10 @@
  * State lives here; components read it through context and call its methods. `$effect` is used only in
  * App.svelte to reach the outside world (the URL, saved selection).
  */
-import { tick } from "svelte";
 import type { TreeFilter } from "../../core/session/filter.ts";
 import type { SessionClient } from "../../worker/client.ts";
 import type { EntryDetail, SessionSummary } from "../../worker/protocol.ts";
+import { inDisplayOrder } from "../tree/forest.ts";
 import { LibraryState } from "./library.svelte.ts";
 import { ProjectionState } from "./projection.svelte.ts";
 import { formatFragment, parseFragment } from "./url.ts";
@@ -37,8 +37,16 @@ export class AppState {
   visible: Int32Array | undefined = $state.raw(undefined);
   detail: EntryDetail | undefined = $state.raw(undefined);
   focusRequest: number | undefined = $state(undefined);
+  /** Entries matching the search query, in the tree's display order; undefined without a query. */
+  hits: Int32Array | undefined = $state.raw(undefined);
+  /** Index in `hits` of the hit the tree is showing. */
+  hit = $state(0);
+  /** The tree centres on this entry whenever it is replaced (a search hit; the leaf after a filter change). */
+  centreRequest: { readonly entry: number } | undefined = $state.raw(undefined);
 
   readonly projection: ProjectionState;
+  /** The details tab beside the tree; it stays when another session is chosen. */
+  tab: "inspector" | "payload" | "diagnostics" = $state("inspector");
 
   constructor(client: SessionClient) {
     this.library = new LibraryState(client);
@@ -93,6 +101,7 @@ export class AppState {
     if (!summary) return;
     const chosen = leaf ?? summary.defaultLeaf;
     this.query = "";
+    this.hits = undefined;
     this.detail = undefined;
     // The tree is laid out once, with the filter already applied, so it opens centred on the leaf.
     this.visible = await this.#search(key, chosen);
@@ -126,10 +135,20 @@ export class AppState {
     const visible = await this.#search(key, this.leaf);
     if (this.selectedKey !== key) return;
     this.visible = visible;
-    // The layout changed: show the leaf again.
-    this.focusRequest = undefined;
-    await tick();
-    this.focusRequest = this.leaf;
+    const columns = this.selected?.entries;
+    this.hits = this.query.trim() && visible && columns ? inDisplayOrder(columns, visible) : undefined;
+    this.hit = 0;
+    // The layout changed: show the first hit, else the leaf again (the leaf itself stays).
+    const entry = this.hits?.[0] ?? this.leaf;
+    if (entry !== undefined) this.centreRequest = { entry };
+  }
+
+  /** Moves the tree to the next (1) or previous (-1) search hit, round the end; the leaf stays. */
+  stepHit(delta: number): void {
+    const hits = this.hits;
+    if (!hits || hits.length === 0) return;
+    this.hit = (((this.hit + delta) % hits.length) + hits.length) % hits.length;
+    this.centreRequest = { entry: hits[this.hit]! };
   }
 
   /** The entries the filter and search show; undefined when they show everything. */

@@ -55,8 +55,11 @@ export function guardedParents(columns: Pick<EntryColumns, "count" | "parents">)
   return parents;
 }
 
-/** Children lists of the forest `parents` describes, restricted to entries where `include` is 1 (all if absent). */
-export function childListsOf(parents: Int32Array, include?: Uint8Array): ChildLists {
+/**
+ * Children lists of the forest `parents` describes, restricted to entries where `include` is 1 (all if absent).
+ * Each list is in file order, or in the order entries appear in `order` (all entries, each once) when given.
+ */
+export function childListsOf(parents: Int32Array, include?: Uint8Array, order?: Int32Array): ChildLists {
   const n = parents.length;
   const start = new Int32Array(n + 1);
   for (let e = 0; e < n; e++) {
@@ -66,17 +69,21 @@ export function childListsOf(parents: Int32Array, include?: Uint8Array): ChildLi
   for (let e = 0; e < n; e++) start[e + 1]! += start[e]!;
   const fill = start.slice(0, n);
   const list = new Int32Array(start[n]!);
-  for (let e = 0; e < n; e++) {
+  for (let k = 0; k < n; k++) {
+    const e = order ? order[k]! : k;
     const p = parents[e]!;
     if (p >= 0 && (!include || include[e])) list[fill[p]!++] = e;
   }
   return { start, list };
 }
 
-/** Entries without a parent (restricted to `include`), in index order. */
-export function rootsOf(parents: Int32Array, include?: Uint8Array): Int32Array {
+/** Entries without a parent (restricted to `include`), in index order or in the order of `order`. */
+export function rootsOf(parents: Int32Array, include?: Uint8Array, order?: Int32Array): Int32Array {
   const roots: number[] = [];
-  for (let e = 0; e < parents.length; e++) if (parents[e] === -1 && (!include || include[e])) roots.push(e);
+  for (let k = 0; k < parents.length; k++) {
+    const e = order ? order[k]! : k;
+    if (parents[e] === -1 && (!include || include[e])) roots.push(e);
+  }
   return Int32Array.from(roots);
 }
 
@@ -104,7 +111,8 @@ function shownMask(count: number, visible: Int32Array | undefined, leaf: number 
 
 /**
  * The forest the tree draws: `visible` entries (all when absent, and always the current `leaf`), each hanging from
- * its nearest shown ancestor, so a filter keeps the shape of the conversation around what it hides.
+ * its nearest shown ancestor, so a filter keeps the shape of the conversation around what it hides — and its order:
+ * shown entries keep the order of the whole tree's pre-order, so a filter never swaps two branches.
  */
 export function shownForest(
   columns: Pick<EntryColumns, "count" | "parents">,
@@ -113,16 +121,19 @@ export function shownForest(
 ): ShownForest {
   const parents = guardedParents(columns);
   const shown = shownMask(columns.count, visible, leaf);
-  let up = parents;
-  if (visible) {
-    up = new Int32Array(columns.count).fill(-1);
-    for (const e of preorder(childListsOf(parents), rootsOf(parents))) {
-      const p = parents[e]!;
-      up[e] = p < 0 ? -1 : shown[p] ? p : up[p]!;
-    }
+  if (!visible) {
+    const children = childListsOf(parents);
+    const roots = rootsOf(parents);
+    return { shown, up: parents, children, roots, order: preorder(children, roots) };
   }
-  const children = childListsOf(up, visible && shown);
-  const roots = rootsOf(up, visible && shown);
+  const whole = preorder(childListsOf(parents), rootsOf(parents));
+  const up = new Int32Array(columns.count).fill(-1);
+  for (const e of whole) {
+    const p = parents[e]!;
+    up[e] = p < 0 ? -1 : shown[p] ? p : up[p]!;
+  }
+  const children = childListsOf(up, shown, whole);
+  const roots = rootsOf(up, shown, whole);
   return { shown, up, children, roots, order: preorder(children, roots) };
 }
 
@@ -132,4 +143,28 @@ export function entryPath(columns: Pick<EntryColumns, "count" | "parents">, leaf
   if (leaf === undefined || leaf < 0 || leaf >= columns.count) return path;
   for (let e = leaf; e >= 0 && e < columns.count && !path.has(e); e = columns.parents[e] ?? -1) path.add(e);
   return path;
+}
+
+const ranks = new WeakMap<Int32Array, Int32Array>();
+
+/** Each entry's position in the whole tree's pre-order (children in file order), cached per parents column. */
+function displayRanks(columns: Pick<EntryColumns, "count" | "parents">): Int32Array {
+  let rank = ranks.get(columns.parents);
+  if (!rank) {
+    const parents = guardedParents(columns);
+    const order = preorder(childListsOf(parents), rootsOf(parents));
+    rank = new Int32Array(columns.count);
+    order.forEach((e, i) => (rank![e] = i));
+    ranks.set(columns.parents, rank);
+  }
+  return rank;
+}
+
+/**
+ * `entries` sorted as the tree shows them, in display order (pre-order: a parent before its children, the first
+ * branch before the next), which `shownForest` keeps whatever the filter: the order in which search hits are visited.
+ */
+export function inDisplayOrder(columns: Pick<EntryColumns, "count" | "parents">, entries: Int32Array): Int32Array {
+  const rank = displayRanks(columns);
+  return Int32Array.from(entries.filter((e) => e >= 0 && e < columns.count)).sort((a, b) => rank[a]! - rank[b]!);
 }

@@ -42,12 +42,6 @@ export interface TreeBounds {
   readonly maxY: number;
 }
 
-/** Node indices bucketed by row: row r holds `nodes[start[r]] … nodes[start[r + 1] - 1]`, sorted by x. */
-export interface TreeRows {
-  readonly start: Int32Array;
-  readonly nodes: Int32Array;
-}
-
 function linkOf(nodes: readonly PlacedNode[], target: number): TreeLink {
   const s = nodes[nodes[target]!.parent]!;
   const t = nodes[target]!;
@@ -72,27 +66,6 @@ function segmentsOf(nodes: readonly PlacedNode[]): TreeSegment[] {
   return segments;
 }
 
-function rowsOf(nodes: readonly PlacedNode[]): TreeRows {
-  let rowCount = 0;
-  for (const node of nodes) rowCount = Math.max(rowCount, node.depth + 1);
-  const start = new Int32Array(rowCount + 1);
-  for (const node of nodes) start[node.depth + 1]!++;
-  for (let r = 0; r < rowCount; r++) start[r + 1]! += start[r]!;
-  const fill = start.slice(0, rowCount);
-  const order = new Int32Array(nodes.length);
-  nodes.forEach((node, i) => (order[fill[node.depth]!++] = i));
-  // Pre-order already visits each row left to right in a tidy tree; sort only if that ever stops holding.
-  for (let r = 0; r < rowCount; r++) {
-    for (let j = start[r]! + 1; j < start[r + 1]!; j++) {
-      if (nodes[order[j - 1]!]!.x > nodes[order[j]!]!.x) {
-        order.subarray(start[r]!, start[r + 1]!).sort((a, b) => nodes[a]!.x - nodes[b]!.x);
-        break;
-      }
-    }
-  }
-  return { start, nodes: order };
-}
-
 function boundsOf(nodes: readonly PlacedNode[]): TreeBounds {
   let minX = Infinity;
   let maxX = -Infinity;
@@ -112,7 +85,7 @@ export function linksOf(nodes: readonly PlacedNode[]): TreeLink[] {
   return links;
 }
 
-/** What the view draws: segments, branch links (with their paths), plus the row index and bounds. */
+/** What the view draws: segments and branch links (with their paths), and the extent. */
 export function buildGeometry(nodes: readonly PlacedNode[]) {
   const branchLinks: BranchLink[] = [];
   for (let i = 0; i < nodes.length; i++) {
@@ -122,5 +95,5 @@ export function buildGeometry(nodes: readonly PlacedNode[]) {
     const ym = (link.y1 + link.y2) / 2;
     branchLinks.push({ ...link, d: `M${link.x1},${link.y1}C${link.x1},${ym} ${link.x2},${ym} ${link.x2},${link.y2}` });
   }
-  return { branchLinks, segments: segmentsOf(nodes), rows: rowsOf(nodes), bounds: boundsOf(nodes) };
+  return { branchLinks, segments: segmentsOf(nodes), bounds: boundsOf(nodes) };
 }

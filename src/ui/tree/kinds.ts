@@ -31,8 +31,8 @@ export function kindLook(kind: string | undefined): KindLook {
   return (kind !== undefined ? LOOKS[kind] : undefined) ?? { name: kind ?? "Entry", badge: "•", colour: "#4f5661" };
 }
 
-/** The accessible name of a node: what it is, what it says, and how it relates to the current leaf. */
-export function nodeName(node: TreeNode, kind: string | undefined, preview: string | undefined): string {
+/** The accessible name of a node: what it is, what it says, how it relates to the current leaf and the search. */
+export function nodeName(node: TreeNode, kind: string | undefined, preview: string | undefined, hit = false): string {
   const parts =
     node.kind === "run"
       ? [`${node.count} entries folded`]
@@ -41,6 +41,7 @@ export function nodeName(node: TreeNode, kind: string | undefined, preview: stri
   else if (node.onPath) parts.push("on the current path");
   if (node.isBranchPoint) parts.push(`${node.childCount} branches`);
   if (node.inCycle) parts.push("on a parent cycle");
+  if (hit) parts.push("current search hit");
   return parts.filter(Boolean).join(", ");
 }
 

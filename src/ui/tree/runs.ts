@@ -8,8 +8,11 @@
  * A chain of at least `minRun` consecutive non-notable entries, each the only shown child of the one before,
  * collapses into a run keyed by its first entry, unless that key is in `expanded`. The leaf is never inside one.
  */
-import type { EntryColumns } from "../../worker/protocol.ts";
 import type { ShownForest } from "./forest.ts";
+
+/** Entry flags of a layout source (`placement.ts`): never folded; on a parent cycle (never folded either). */
+export const NOTABLE = 1;
+export const IN_CYCLE = 2;
 
 /** Kinds that are never folded into a run. */
 export const NOTABLE_KINDS: ReadonlySet<string> = new Set([
@@ -37,7 +40,6 @@ export interface RunOptions {
   readonly leaf: number | undefined;
   /** Shortest chain that collapses (default 4). */
   readonly minRun?: number;
-  readonly notableKinds?: ReadonlySet<string>;
   /** How many shown ancestors of the leaf stay visible around it (default 2). */
   readonly leafContext?: number;
 }
@@ -56,26 +58,21 @@ function pinnedEntries(forest: ShownForest, leaf: number | undefined, context: n
   return pinned;
 }
 
-/** Decides which chains collapse into runs. Linear in the number of shown entries. */
-export function planRuns(
-  columns: Pick<EntryColumns, "kinds" | "labels" | "inCycle">,
-  forest: ShownForest,
-  options: RunOptions,
-): RunPlan {
+/**
+ * Decides which chains collapse into runs. `flags` marks, per entry, what is `NOTABLE` (a notable kind or a label)
+ * or `IN_CYCLE`: neither ever folds. Linear in the number of shown entries.
+ */
+export function planRuns(flags: Uint8Array, forest: ShownForest, options: RunOptions): RunPlan {
   const { children, shown, up } = forest;
-  const notableKinds = options.notableKinds ?? NOTABLE_KINDS;
   const minRun = options.minRun ?? 4;
   const pinned = pinnedEntries(forest, options.leaf, options.leafContext ?? 2);
-  const onCycle = new Set(columns.inCycle);
   const foldable = (e: number): boolean =>
     e >= 0 &&
     shown[e] === 1 &&
     up[e]! >= 0 &&
     children.start[e + 1]! - children.start[e]! === 1 &&
-    !columns.labels[e] &&
-    !notableKinds.has(columns.kinds[e] ?? "") &&
-    !pinned.has(e) &&
-    !onCycle.has(e);
+    flags[e] === 0 &&
+    !pinned.has(e);
 
   const collapsed = new Map<number, Int32Array>();
   const expandedStarts = new Set<number>();

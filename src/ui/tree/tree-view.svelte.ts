@@ -1,21 +1,37 @@
 /**
  * The tree view's state: what the person changed (expanded runs, focus, transform) in `$state`, everything else
  * `$derived` — the layout from the session; the cards, boxes and lines to draw from the transform, snapped to a grid.
+ *
+ * Large sessions are laid out in the layout worker (layout-client.ts): until the first placement arrives `ready` is
+ * false, and while a newer one is computed the previous layout stays on screen (`settled()` waits for it).
  */
+import { untrack } from "svelte";
 import type { SessionSummary } from "../../worker/protocol.ts";
 import { buildMore, CARD_BUDGET, cardsNow, isSettled, NO_CARDS } from "./cards.ts";
 import { keyAction } from "./keyboard.ts";
 import { kindLook } from "./kinds.ts";
 import { NONE_EXPANDED, toggled } from "./runs.ts";
-import { entryPath, layoutTree, type TreeLayout, type TreeNode } from "./layout.ts";
+import { EMPTY_LAYOUT, layoutTree, nodesOf, type TreeLayout, type TreeNode } from "./layout.ts";
+import { hasLayoutWorker, openLayoutChannel, type LayoutChannel } from "./layout-client.ts";
+import { layoutSource } from "./placement.ts";
 import { bandsIn } from "./bands.ts";
-import { centreOn, fitTransform, nodesIn, revealTransform, viewWindow, type ViewTransform } from "./viewport.ts";
+import {
+  centreOn,
+  fitTransform,
+  nodesIn,
+  openingTransform,
+  revealTransform,
+  viewWindow,
+  type ViewTransform,
+} from "./viewport.ts";
 import { ZoomController } from "./zoom.ts";
 
 export interface TreeInput {
   readonly summary: SessionSummary;
   readonly leaf: number | undefined;
   readonly visible: Int32Array | undefined;
+  /** The current search hit (highlighted, always drawn). */
+  readonly hit: number | undefined;
 }
 
 const SCALE_EXTENT = [0.001, 2.5] as const;
@@ -27,19 +43,38 @@ const CARD_SCALE = 0.8;
 const CARD_CAP = 600;
 /** Nodes are also drawn as boxes in the SVG (under the cards), when at most BOX_CAP are in view; beyond, lines only. */
 const BOX_CAP = 800;
+/**
+ * Sessions from this many entries are laid out in the layout worker; smaller ones here, at once (a few ms: no
+ * worker start-up to wait for, and the first frame already shows the tree).
+ */
+export const WORKER_LAYOUT_FROM = 2_000;
+
+/** What a layout is computed from; a new object whenever any of it changes. */
+interface LayoutInput {
+  readonly visible: Int32Array | undefined;
+  readonly expanded: ReadonlySet<number>;
+  readonly leaf: number | undefined;
+}
 
 export class TreeViewState {
   expanded: ReadonlySet<number> = $state.raw(NONE_EXPANDED);
   /** The focused entry (its node is focused: a run when the entry is folded into one). */
   focusEntry: number | undefined = $state(undefined);
   transform: ViewTransform = $state.raw({ x: 0, y: 0, k: 1 });
-  width = $state(0);
-  height = $state(0);
+  /** Why the tree could not be laid out, if it could not. */
+  error: string | undefined = $state(undefined);
   readonly zoomer: ZoomController;
+  #width = $state(0);
+  #height = $state(0);
   // Replaced in the constructor; initialised here so that the derived fields below may refer to it (they run lazily).
   #input: () => TreeInput = () => {
     throw new Error("TreeViewState read before construction");
   };
+  /** The latest placement from the worker, with the input it answers. */
+  #placed: { readonly input: LayoutInput; readonly layout: TreeLayout } | undefined = $state.raw(undefined);
+  #channel: LayoutChannel | undefined;
+  #waiters: (() => void)[] = [];
+  #disposed = false;
 
   constructor(input: () => TreeInput) {
     this.#input = input;
@@ -47,29 +82,41 @@ export class TreeViewState {
       scaleExtent: SCALE_EXTENT,
       onzoom: (t) => (this.transform = t),
       onready: (element) => {
-        this.width = element.clientWidth;
-        this.height = element.clientHeight;
-        const node = this.layout.nodes[this.focused];
-        if (node) this.zoomer.transformTo(centreOn(this.transform, node.x, node.y, this.width, this.height));
+        this.#width = element.clientWidth;
+        this.#height = element.clientHeight;
+        const t = openingTransform(this.layout, this.focused, this.#width, this.#height, this.transform.k);
+        this.zoomer.transformTo(t);
       },
+    });
+    // The worker is the outside world: each new layout input is sent there, and the answer kept if still wanted.
+    $effect(() => {
+      if (!this.#inWorker) return;
+      const wanted = this.#layoutInput;
+      untrack(() => void this.#place(wanted));
     });
   }
 
   readonly columns = $derived(this.#input().summary.entries);
   readonly leaf = $derived(this.#input().leaf);
+  readonly hit = $derived(this.#input().hit);
+  readonly #layoutInput: LayoutInput = $derived({
+    visible: this.#input().visible,
+    expanded: this.expanded,
+    leaf: this.leaf,
+  });
+  readonly #inWorker = $derived(this.columns.count >= WORKER_LAYOUT_FROM && hasLayoutWorker());
   readonly layout: TreeLayout = $derived(
-    layoutTree(this.columns, {
-      visible: this.#input().visible,
-      expanded: this.expanded,
-      path: entryPath(this.columns, this.leaf),
-      leaf: this.leaf,
-    }),
+    this.#inWorker ? (this.#placed?.layout ?? EMPTY_LAYOUT) : layoutTree(this.columns, this.#layoutInput),
   );
+  /** A layout is there to draw (false only until the worker's first answer). */
+  readonly ready = $derived(!this.#inWorker || this.#placed !== undefined);
+  /** The layout drawn is the one for the current input. */
+  readonly current = $derived(!this.#inWorker || this.#placed?.input === this.#layoutInput);
   /** Index of the focused node: the focused entry's, else the leaf's, else the first. */
   readonly focused: number = $derived(Math.max(0, this.#nodeOf(this.focusEntry ?? this.leaf)));
 
   // The window as separate numbers: each pan frame recomputes them, but what reads them reruns only when one changes.
-  readonly #window = $derived(viewWindow(this.transform, this.width, this.height));
+  readonly #window = $derived(viewWindow(this.transform, this.#width, this.#height));
   readonly #x0 = $derived(this.#window.x0);
   readonly #y0 = $derived(this.#window.y0);
   readonly #x1 = $derived(this.#window.x1);
@@ -85,9 +132,16 @@ export class TreeViewState {
   #built: ReadonlySet<string> = $state.raw(NO_CARDS);
   readonly #keyOf = (i: number) => this.layout.nodes[i]!.key;
 
-  /** Node indices to draw as cards (in index order): see cards.ts; always with the focused node and the leaf. */
+  /** Node index of the current search hit, or -1. */
+  readonly hitNode = $derived(this.hit === undefined ? -1 : this.#nodeOf(this.hit));
+  /** Node indices to draw as cards (in index order): see cards.ts; always the focused node, the leaf and the hit. */
   readonly rendered: readonly number[] = $derived(
-    cardsNow(this.#wanted, [this.focused, this.#nodeOf(this.leaf)], this.#built, this.#keyOf),
+    cardsNow(
+      this.#wanted,
+      [this.focused, this.#nodeOf(this.leaf), this.hitNode].filter((i) => i < this.layout.nodes.length),
+      this.#built,
+      this.#keyOf,
+    ),
   );
   /** More cards are to be built on the next frames. */
   readonly pending = $derived(!isSettled(this.#wanted, this.rendered, this.#built, this.#keyOf));
@@ -98,6 +152,60 @@ export class TreeViewState {
   readonly boxes = $derived(!this.#inView.overflow);
 
   #frame = 0;
+
+  /** Viewport size in px. A new size keeps the point at the centre of the view where it is. */
+  get width(): number {
+    return this.#width;
+  }
+  set width(value: number) {
+    this.#resize(value, this.#height);
+  }
+  get height(): number {
+    return this.#height;
+  }
+  set height(value: number) {
+    this.#resize(this.#width, value);
+  }
+
+  #resize(width: number, height: number): void {
+    const dx = (width - this.#width) / 2;
+    const dy = (height - this.#height) / 2;
+    const sized = this.#width > 0 && this.#height > 0;
+    this.#width = width;
+    this.#height = height;
+    const t = this.transform;
+    if (sized && (dx !== 0 || dy !== 0)) this.zoomer.transformTo({ k: t.k, x: t.x + dx, y: t.y + dy });
+  }
+
+  async #place(input: LayoutInput): Promise<void> {
+    const columns = this.columns;
+    if (!this.#channel) {
+      // A task of its own for the layout source and the worker's start, away from the one mounting the view.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.#disposed) return;
+      this.#channel ??= openLayoutChannel(layoutSource(columns));
+    }
+    try {
+      const placement = await this.#channel.place(input);
+      if (!placement || input !== untrack(() => this.#layoutInput)) return;
+      this.#placed = { input, layout: nodesOf(placement, columns) };
+      this.error = undefined;
+      if (untrack(() => this.current)) this.#wake();
+    } catch (error) {
+      this.error = `The tree could not be laid out: ${error instanceof Error ? error.message : String(error)}`;
+      this.#wake();
+    }
+  }
+
+  #wake(): void {
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  /** Resolves once the layout drawn is the one for the current input (at once when it is), or layout failed. */
+  settled(): Promise<void> {
+    if (untrack(() => this.current)) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
 
   #nodeOf(entry: number | undefined): number {
     return entry === undefined || entry < 0 || entry >= this.layout.nodeOfEntry.length
@@ -114,7 +222,7 @@ export class TreeViewState {
     this.#frame = requestAnimationFrame(() => {
       this.#frame = 0;
       const { x, y, k } = this.transform;
-      const centre = { x: (this.width / 2 - x) / k, y: (this.height / 2 - y) / k };
+      const centre = { x: (this.#width / 2 - x) / k, y: (this.#height / 2 - y) / k };
       const position = (i: number) => this.layout.nodes[i]!;
       this.#built = buildMore(this.#wanted, this.rendered, position, this.#keyOf, centre, CARD_BUDGET).built;
       if (this.pending) this.buildCards();
@@ -122,7 +230,10 @@ export class TreeViewState {
   }
 
   dispose(): void {
+    this.#disposed = true;
     cancelAnimationFrame(this.#frame);
+    this.#channel?.close();
+    this.#wake();
   }
 
   node(index: number): TreeNode | undefined {
@@ -150,21 +261,27 @@ export class TreeViewState {
     this.focusEntry = run;
   }
 
-  /** Focuses `entry` (opening the run that hides it) and pans it into view. */
-  request(entry: number): void {
+  /**
+   * Focuses `entry` (opening the run that hides it) and, once laid out, moves the view to it: the smallest pan
+   * that shows it (`reveal`), or centred on it (`centre`).
+   */
+  async request(entry: number, move: "reveal" | "centre" = "reveal"): Promise<void> {
     const node = this.layout.nodes[this.#nodeOf(entry)];
     if (node?.kind === "run") this.setExpanded(node.entry, true);
     this.focusEntry = entry;
+    await this.settled();
     const target = this.layout.nodes[this.#nodeOf(entry)];
-    if (target) this.reveal(target);
+    if (!target) return;
+    if (move === "reveal") this.reveal(target);
+    else this.zoomer.transformTo(centreOn(this.transform, target.x, target.y, this.#width, this.#height));
   }
 
   reveal(node: TreeNode): void {
-    const next = revealTransform(this.transform, node.x, node.y, this.width, this.height);
+    const next = revealTransform(this.transform, node.x, node.y, this.#width, this.#height);
     if (next !== this.transform) this.zoomer.transformTo(next);
   }
 
   fit(): void {
-    this.zoomer.transformTo(fitTransform(this.layout.bounds, this.width, this.height, SCALE_EXTENT));
+    this.zoomer.transformTo(fitTransform(this.layout.bounds, this.#width, this.#height, SCALE_EXTENT));
   }
 }

@@ -117,3 +117,35 @@ export function revealTransform(
   const dy = shift(y * t.k + t.y, CARD.height / 2, height);
   return dx === 0 && dy === 0 ? t : { k: t.k, x: t.x + dx, y: t.y + dy };
 }
+
+/**
+ * The first view of a tree, at scale `k`: `node` (the current leaf) at the centre of the viewport, and sideways as
+ * much as fits of its path — the ancestors in the rows on screen, which may sit in other lanes. The node stays
+ * centred when the path fits around it; otherwise the view moves towards the path as far as it can while the
+ * node's card stays in view with `margin` px to spare.
+ */
+export function openingTransform(
+  layout: Pick<TreeLayout, "nodes">,
+  node: number,
+  width: number,
+  height: number,
+  k = 1,
+  margin = 24,
+): ViewTransform {
+  const target = layout.nodes[node];
+  if (!target) return { k, x: width / 2, y: height / 2 };
+  const top = target.y - height / 2 / k;
+  let lo = target.x;
+  let hi = target.x;
+  for (let p = target.parent; p >= 0 && layout.nodes[p]!.y >= top; p = layout.nodes[p]!.parent) {
+    lo = Math.min(lo, layout.nodes[p]!.x);
+    hi = Math.max(hi, layout.nodes[p]!.x);
+  }
+  // How far from the view's centre a card's centre may be while the whole card shows.
+  const free = Math.max(0, (width / 2 - margin) / k - CARD.width / 2);
+  const cx =
+    hi - lo <= 2 * free
+      ? clamp(target.x, [hi - free, lo + free])
+      : clamp((lo + hi) / 2, [target.x - free, target.x + free]);
+  return { k, x: width / 2 - cx * k, y: height / 2 - target.y * k };
+}

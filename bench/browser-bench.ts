@@ -1,0 +1,200 @@
+/**
+ * Figure 3 of `npm run bench`: the app in Chromium, driven by Playwright's library API. The app is built into a
+ * temporary directory and served there by `vite preview`; a generated session (100 MB and 50,000 entries by default)
+ * is written to another temporary directory and opened through the "Open session files" input, as a person would.
+ *
+ * Printed, each against its budget from issue 6 (figures only: nothing fails on them):
+ *   - the longest main-thread task while the file loads, until its tree is drawn (≤ 200 ms); for scale, the one task
+ *     a viewer parsing on the main thread would block for (the same file's lines `JSON.parse`d in the page);
+ *   - the JS heap of the page and its workers after loading, as a multiple of the file size (≤ 3×);
+ *   - animation frames and long tasks during 60 pans of the tree — 20 with cards, 20 with boxes, 20 zoomed far out
+ *     with lines only — and during the pinch zooms between them (no dropped frames).
+ */
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, preview, type PreviewServer } from "vite";
+import {
+  heapUsage,
+  installProbe,
+  longTasksSince,
+  mainThreadParse,
+  pageNow,
+  pan,
+  pinch,
+  recordFrames,
+  waitForQuiet,
+  type FrameFigures,
+} from "./browser-page.ts";
+import { generateOptions, writeSession } from "./generate-session.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+const LOAD_TIMEOUT = 300_000;
+
+export interface BrowserBenchOptions {
+  /** Size of the generated session, in MB (1 MB = 10^6 bytes). */
+  readonly mb: number;
+  readonly entries: number;
+}
+
+/** Writes a generated session to `path` in 1 MB batches; returns its size in bytes. */
+function writeSessionFile(path: string, options: BrowserBenchOptions): number {
+  const fd = openSync(path, "w");
+  let batch: string[] = [];
+  let size = 0;
+  const flush = () => {
+    writeSync(fd, `${batch.join("\n")}\n`);
+    batch = [];
+    size = 0;
+  };
+  writeSession(generateOptions({ bytes: options.mb * 1e6, entries: options.entries, seed: 1 }), (line) => {
+    batch.push(line);
+    size += line.length;
+    if (size >= 1 << 20) flush();
+  });
+  if (batch.length > 0) flush();
+  closeSync(fd);
+  return statSync(path).size;
+}
+
+async function serveApp(outDir: string): Promise<PreviewServer> {
+  await build({ root: ROOT, logLevel: "error", build: { outDir, emptyOutDir: true } });
+  return preview({ root: ROOT, logLevel: "error", build: { outDir }, preview: { host: "127.0.0.1", port: 0 } });
+}
+
+interface LoadFigures {
+  readonly longestTask: number;
+  readonly longTasks: number;
+  readonly openMs: number;
+}
+
+/** Opens the file through the input and waits until its tree shows its leaf and the page is quiet again. */
+async function openFile(page: Page, path: string, entries: number): Promise<LoadFigures> {
+  const start = await pageNow(page);
+  const wall = Date.now();
+  await page.getByLabel("Open session files").setInputFiles(path);
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  await list.locator('[aria-current="true"]', { hasText: `${entries} entries` }).waitFor({ timeout: LOAD_TIMEOUT });
+  const tree = page.getByRole("tree", { name: "Session tree" });
+  await tree.getByRole("treeitem", { selected: true }).waitFor({ timeout: LOAD_TIMEOUT });
+  const openMs = Date.now() - wall;
+  await page.getByRole("region", { name: "Loading" }).waitFor({ state: "detached", timeout: LOAD_TIMEOUT });
+  await waitForQuiet(page, 1500, 20_000);
+  const tasks = await longTasksSince(page, start);
+  return { longestTask: Math.max(0, ...tasks.map((t) => t.duration)), longTasks: tasks.length, openMs };
+}
+
+interface GestureFigures {
+  readonly pans: FrameFigures;
+  readonly zooms: FrameFigures;
+}
+
+function addFigures(a: FrameFigures, b: FrameFigures): FrameFigures {
+  return {
+    frames: a.frames + b.frames,
+    dropped: a.dropped + b.dropped,
+    longestFrame: Math.max(a.longestFrame, b.longestFrame),
+    longTasks: a.longTasks + b.longTasks,
+    longestTask: Math.max(a.longestTask, b.longestTask),
+  };
+}
+
+/** 60 pans in three zoom levels (cards at 100 %, boxes, lines only), with the pinch zooms between them. */
+async function panAndZoom(page: Page): Promise<GestureFigures> {
+  const tree = page.getByRole("tree", { name: "Session tree" });
+  const box = (await tree.boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  await page.mouse.move(cx, cy);
+  const pans = (from: number) =>
+    recordFrames(page, async () => {
+      for (let i = from; i < from + 20; i++) await pan(page, i, cx, cy);
+    });
+  const zoom = (steps: number, deltaY: number) =>
+    recordFrames(page, async () => {
+      await page.mouse.move(cx, cy);
+      await pinch(page, steps, deltaY);
+    });
+  let panFigures = await pans(0);
+  let zoomFigures = await zoom(2, 20); // to about 57 %: boxes, no cards
+  panFigures = addFigures(panFigures, await pans(20));
+  zoomFigures = addFigures(zoomFigures, await zoom(3, 60)); // to about 5 %: lines only
+  panFigures = addFigures(panFigures, await pans(40));
+  return { pans: panFigures, zooms: zoomFigures };
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const verdict = (ok: boolean) => (ok ? "OK" : "MISSED");
+
+function frameLine(name: string, f: FrameFigures): string {
+  return (
+    `${name}: ${f.dropped} of ${f.frames + f.dropped} frames dropped (longest frame ${ms(f.longestFrame)}), ` +
+    `${f.longTasks} long tasks (longest ${ms(f.longestTask)})  (budget: no dropped frame)  ${verdict(f.dropped === 0)}`
+  );
+}
+
+async function measure(browser: Browser, origin: string, path: string, options: BrowserBenchOptions, bytes: number) {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await installProbe(page);
+  await page.goto(`${origin}/`);
+  // The first visit opens the built-in sample: wait for it, so that its work is not counted.
+  await page.getByRole("tree", { name: "Session tree" }).getByRole("treeitem", { selected: true }).waitFor();
+  await waitForQuiet(page, 1500, 20_000);
+  const load = await openFile(page, path, options.entries);
+  const heap = await heapUsage(page);
+  const gestures = await panAndZoom(page);
+  const baseline = await mainThreadParse(page, path);
+  // The browser reports tasks from 50 ms up: "none" means every task was shorter.
+  const longest = load.longTasks === 0 ? "none over 50 ms" : ms(load.longestTask);
+  const ratio = baseline / Math.max(50, load.longestTask);
+  console.log(
+    `loading ${mb(bytes)}: longest main-thread task ${longest}  (budget ≤ 200 ms)  ` +
+      `${verdict(load.longestTask <= 200)}  — ${load.longTasks} long tasks; tree shown ${(load.openMs / 1000).toFixed(1)} s ` +
+      `after choosing the file; a main-thread parse of the same file blocks for ${ms(baseline)} ` +
+      `(ratio ${load.longTasks === 0 ? "≥ " : ""}${ratio.toFixed(1)})`,
+  );
+  console.log(
+    `JS heap after loading: ${mb(heap.total)} = ${(heap.total / bytes).toFixed(2)}× the file  (budget ≤ 3×)  ` +
+      `${verdict(heap.total <= 3 * bytes)}  — page ${mb(heap.page)}` +
+      heap.workers.map((w) => `, ${w.name} ${mb(w.bytes)}`).join(""),
+  );
+  console.log(frameLine(`tree, ${options.entries.toLocaleString("en")} entries, 60 pans`, gestures.pans));
+  console.log(frameLine(`tree, ${options.entries.toLocaleString("en")} entries, 2 pinch zooms`, gestures.zooms));
+}
+
+/** Runs figure 3 and prints it (a note instead when Chromium is missing). */
+export async function browserFigures(options: BrowserBenchOptions): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`note: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH); the browser figures are skipped`);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "context-lens-bench-"));
+  let server: PreviewServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    const path = join(dir, "bench-session.jsonl");
+    const bytes = writeSessionFile(path, options);
+    server = await serveApp(join(dir, "dist"));
+    const origin = new URL(server.resolvedUrls!.local[0]!).origin;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    console.log(`\nbrowser: Chromium ${browser.version()}, the built app, a generated session opened by file input`);
+    await measure(browser, origin, path, options, bytes);
+  } finally {
+    await browser?.close();
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
