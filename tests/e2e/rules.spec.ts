@@ -134,3 +134,28 @@ test("axe finds no serious or critical problems on the payload and rules views",
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 });
+
+test("the tree shows each entry's fate, follows the rules, and highlights what a payload item came from", async ({
+  page,
+}) => {
+  const tree = page.getByRole("tree", { name: "Session tree" });
+  await expect(tree.getByRole("treeitem", { selected: true })).toHaveAttribute("aria-label", /in context/);
+  const compaction = tree.locator('[data-fate="summary"]');
+  await expect(compaction).toHaveCount(1);
+  await expect(compaction).toHaveAttribute("title", /compaction summary/);
+  await expect(page.getByRole("list", { name: "What reaches the model at this leaf" })).toBeVisible();
+
+  await rules(page).getByLabel("Apply compaction").uncheck();
+  await expect(tree.locator('[data-fate="summary"]')).toHaveCount(0);
+  const excluded = tree.locator('[data-fate="excluded"]');
+  await expect(excluded.first()).toHaveAttribute("aria-label", /excluded by rule Apply compaction/);
+
+  // Pointing at a payload item marks the entries it came from.
+  await expect(tree.locator(".pointed")).toHaveCount(0);
+  // (the payload view scrolls to what the leaf became, so hover an item that is on screen)
+  await payload(page)
+    .getByRole("treeitem", { name: /^\[\d+\] user/ })
+    .first()
+    .hover();
+  await expect(tree.locator(".pointed")).not.toHaveCount(0);
+});

@@ -32,7 +32,13 @@ export function kindLook(kind: string | undefined): KindLook {
 }
 
 /** The accessible name of a node: what it is, what it says, how it relates to the current leaf and the search. */
-export function nodeName(node: TreeNode, kind: string | undefined, preview: string | undefined, hit = false): string {
+export function nodeName(
+  node: TreeNode,
+  kind: string | undefined,
+  preview: string | undefined,
+  hit = false,
+  fate?: string,
+): string {
   const parts =
     node.kind === "run"
       ? [`${node.count} entries folded`]
@@ -42,6 +48,7 @@ export function nodeName(node: TreeNode, kind: string | undefined, preview: stri
   if (node.isBranchPoint) parts.push(`${node.childCount} branches`);
   if (node.inCycle) parts.push("on a parent cycle");
   if (hit) parts.push("current search hit");
+  if (fate) parts.push(fate);
   return parts.filter(Boolean).join(", ");
 }
 
