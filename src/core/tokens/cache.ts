@@ -27,7 +27,7 @@ export class TokenCountCache {
   #misses = 0;
   #tokenizedChars = 0;
 
-  constructor(capacity = 100_000, maxChars = 64 * 1024 * 1024) {
+  constructor(capacity = 100_000, maxChars = 16 * 1024 * 1024) {
     if (!(capacity > 0)) throw new Error(`a token count cache needs a positive capacity, not ${capacity}`);
     this.#capacity = capacity;
     this.#maxChars = maxChars;

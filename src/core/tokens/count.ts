@@ -56,7 +56,9 @@ export class TokenCounter {
   /** Width and height of an image (remembered per content). */
   imageSize(data: ImageData): ImageSize | undefined {
     if (data instanceof Uint8Array) return imageSize(bytesToBase64(data.subarray(0, 128 * 1024)));
-    const key = data; // keyed by the string itself: V8 keeps its hash, so a known image costs no scan
+    // Keyed by its length and both ends, not the data itself: a provider's data URL is a fresh copy of the image,
+    // which the cache would otherwise keep alive (megabytes each); the size is in the header at the start anyway.
+    const key = data.length <= 1024 ? data : `${data.length}:${data.slice(0, 512)}${data.slice(-512)}`;
     let size = this.#imageSizes.get(key);
     if (size === undefined) {
       size = imageSize(data) ?? null;
