@@ -4,12 +4,14 @@ import { processOutput, type Output } from "./output.ts";
 import { PAYLOAD_USAGE, payloadCommand } from "./payload.ts";
 import { TOKENS_USAGE, tokensCommand } from "./tokens.ts";
 import { SNAPSHOT_USAGE, snapshotCommand } from "./snapshot.ts";
+import { DIFF_USAGE, diffCommand } from "./diff.ts";
 import { treeCommand } from "./tree.ts";
 import { modelsCommand } from "./models.ts";
 
 const COMMANDS: Record<string, (args: readonly string[], out: Output) => Promise<number>> = {
   payload: payloadCommand,
   tokens: tokensCommand,
+  diff: diffCommand,
   snapshot: snapshotCommand,
   tree: treeCommand,
   inspect: inspectCommand,
@@ -21,6 +23,7 @@ const HELP = `Context Lens — what a pi session sends to the model.
 usage: npm run cli -- <command> …
   ${PAYLOAD_USAGE}
   ${TOKENS_USAGE}
+  ${DIFF_USAGE}
   ${SNAPSHOT_USAGE}
   tree FILE           outline of the entry tree (ids, lines, labels, branch points)
   inspect FILE        file statistics and every diagnostic

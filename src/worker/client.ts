@@ -8,6 +8,9 @@ import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
 import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
 import type { Result } from "../core/result.ts";
 import type { Snapshot } from "../core/snapshot/schema.ts";
+import type { CompareSide } from "../core/diff/sides.ts";
+import type { Comparison } from "../core/diff/compare.ts";
+import type { CacheSeries } from "../core/diff/cache-series.ts";
 
 export interface LoadHandle {
   readonly done: Promise<SessionSummary>;
@@ -52,6 +55,13 @@ export interface SessionClient {
     model: string | undefined,
     preset: string | undefined,
   ): Promise<Result<Snapshot>>;
+  /** Two projections compared by provenance, with token and cost deltas; undefined when a newer one replaced it. */
+  compare(key: string, a: CompareSide, b: CompareSide, json: boolean): Promise<Result<Comparison> | undefined>;
+  /**
+   * Prompt size and cache-reusable prefix of every request on the side's path. `slot` ("A", "B") lets two series
+   * run side by side; a newer request in the same slot stops the older one, which resolves undefined.
+   */
+  cacheSeries(key: string, side: CompareSide, slot: string): Promise<Result<CacheSeries> | undefined>;
 }
 
 interface Pending {
@@ -197,6 +207,19 @@ export class ProtocolClient implements SessionClient {
     if (r.type === "error") throw new Error(r.message);
     if (r.type !== "snapshot") throw new Error(`Unexpected answer ${r.type} to a snapshot request.`);
     return r.answer;
+  }
+
+  async compare(key: string, a: CompareSide, b: CompareSide, json: boolean): Promise<Result<Comparison> | undefined> {
+    const r = await this.#latestWins("compare", (id) => ({ type: "compare", requestId: id, key, a, b, json }));
+    return r?.type === "compare" ? r.answer : undefined;
+  }
+
+  async cacheSeries(key: string, side: CompareSide, slot: string): Promise<Result<CacheSeries> | undefined> {
+    const kind = `cacheSeries ${slot}`;
+    const older = this.#latest.get(kind);
+    if (older !== undefined && this.#pending.has(older)) this.#send({ type: "cancel", requestId: older });
+    const r = await this.#latestWins(kind, (id) => ({ type: "cacheSeries", requestId: id, key, side }));
+    return r?.type === "cacheSeries" ? r.answer : undefined;
   }
 
   async #latestWins(kind: string, make: (requestId: number) => Request): Promise<Response | undefined> {

@@ -20,6 +20,8 @@ import type { Result } from "../core/result.ts";
 import { TokensEngine, type TokenizerLoader } from "./tokens-engine.ts";
 import { changedRules, projectionOptions, type RuleSettings } from "../core/project/rules.ts";
 import { createSnapshotFor } from "../core/snapshot/create.ts";
+import { cacheSeriesFor, compareSides, type CountSide } from "../core/diff/session.ts";
+import { ok } from "../core/result.ts";
 
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
@@ -94,6 +96,23 @@ export class SessionEngine {
           });
           return this.#post({ type: "snapshot", requestId: request.requestId, answer });
         }
+        case "compare": {
+          const { key, a, b, json } = request;
+          const answer = await compareSides(this.#tree(key), a, b, this.#countSide(key), { json });
+          return this.#post({ type: "compare", requestId: request.requestId, answer });
+        }
+        case "cacheSeries": {
+          const { key, side, requestId } = request;
+          let slice = performance.now();
+          const answer = await cacheSeriesFor(this.#tree(key), side, this.#countSide(key), async () => {
+            // Hundreds of requests: let other questions through now and then, and stop when superseded.
+            if (performance.now() - slice < 30) return;
+            await new Promise((resolve) => setTimeout(resolve, 0));
+            slice = performance.now();
+            if (this.#cancelled.delete(requestId)) throw new Error("The cache series was replaced by a newer one.");
+          });
+          return this.#post({ type: "cacheSeries", requestId, answer });
+        }
       }
     } catch (error) {
       this.#post({
@@ -150,6 +169,22 @@ export class SessionEngine {
   }
 
   /** Counts one side of a comparison (or one request of a cache series) with the shared content cache. */
+  #countSide(key: string): CountSide {
+    return async (side, projection) =>
+      (
+        await this.#tokens.count(
+          {
+            key,
+            leaf: side.leaf,
+            options: projectionOptions(side.settings),
+            ...(side.model !== undefined ? { modelRef: side.model } : {}),
+            asPiSends: changedRules(side.settings).length === 0,
+          },
+          ok(projection),
+        )
+      ).tokens;
+  }
+
   /**
    * What flipping each rule changes on the path: entries, and tokens (counts are cached, so only what the rule
    * changes is tokenised). One rule at a time with a turn of the event loop between, so a newer request (the

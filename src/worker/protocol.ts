@@ -10,6 +10,9 @@ import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
 import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
 import type { Result } from "../core/result.ts";
 import type { Snapshot } from "../core/snapshot/schema.ts";
+import type { CompareSide } from "../core/diff/sides.ts";
+import type { Comparison } from "../core/diff/compare.ts";
+import type { CacheSeries } from "../core/diff/cache-series.ts";
 
 export type { TreeFilter };
 
@@ -123,6 +126,23 @@ export type Request =
       readonly type: "accuracy";
       readonly requestId: number;
       readonly key: string;
+    }
+  | {
+      /** Two projections of the session (leaf, rules, model each) compared item by item, with token deltas. */
+      readonly type: "compare";
+      readonly requestId: number;
+      readonly key: string;
+      readonly a: CompareSide;
+      readonly b: CompareSide;
+      /** Also diff the two request bodies as JSON. */
+      readonly json: boolean;
+    }
+  | {
+      /** Prompt size and cache-reusable prefix of every request on the path to the side's leaf. */
+      readonly type: "cacheSeries";
+      readonly requestId: number;
+      readonly key: string;
+      readonly side: CompareSide;
     };
 
 export type Response =
@@ -135,5 +155,7 @@ export type Response =
   | { readonly type: "tokens"; readonly requestId: number; readonly result: TokenCountResult }
   | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }
   | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<Snapshot> }
+  | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<Comparison> }
+  | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }
   | { readonly type: "done"; readonly requestId: number }
   | { readonly type: "error"; readonly requestId: number; readonly message: string };

@@ -46,7 +46,7 @@ export class AppState {
 
   readonly projection: ProjectionState;
   /** The details tab beside the tree; it stays when another session is chosen. */
-  tab: "inspector" | "payload" | "diagnostics" = $state("inspector");
+  tab: "inspector" | "payload" | "compare" | "diagnostics" = $state("inspector");
 
   constructor(client: SessionClient) {
     this.library = new LibraryState(client);

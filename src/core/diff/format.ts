@@ -1,0 +1,28 @@
+/** Numbers of a comparison as people read them, the same in the CLI and the app. */
+
+const MINUS = "−";
+
+/** 12,345 */
+export function formatTokens(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}
+
+/** +1,234 / −567 / ±0 */
+export function formatTokenDelta(value: number): string {
+  const rounded = Math.round(value);
+  if (rounded === 0) return "±0";
+  return `${rounded > 0 ? "+" : MINUS}${Math.abs(rounded).toLocaleString("en-US")}`;
+}
+
+/** Dollars with as many decimals as a small amount needs: $12.34, $0.123, $0.00046. */
+export function formatUsd(value: number): string {
+  const abs = Math.abs(value);
+  const digits = abs >= 1 ? 2 : abs >= 0.01 ? 3 : abs === 0 ? 2 : Math.min(8, 1 - Math.floor(Math.log10(abs)));
+  return `$${abs.toFixed(digits)}`;
+}
+
+/** +$0.012 / −$0.00046 / ±$0 */
+export function formatUsdDelta(value: number): string {
+  if (value === 0) return "±$0";
+  return `${value > 0 ? "+" : MINUS}${formatUsd(value)}`;
+}

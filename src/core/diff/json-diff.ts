@@ -1,0 +1,129 @@
+/**
+ * A structural diff of two JSON values (two request bodies): the paths added, removed and changed. Array elements
+ * are aligned by content first (so one message left out reads as one removal, not as every later message
+ * changed); elements replaced in place are compared key by key.
+ */
+import { Interner, shortestEdit } from "./myers.ts";
+
+export interface JsonChange {
+  readonly kind: "added" | "removed" | "changed";
+  /** `messages[3].content[0].text`: B's indices for added and changed values, A's for removed ones. */
+  readonly path: string;
+  /** A short JSON rendering of the value in A (removed, changed). */
+  readonly before?: string;
+  /** A short JSON rendering of the value in B (added, changed). */
+  readonly after?: string;
+}
+
+export interface JsonDiff {
+  readonly changes: readonly JsonChange[];
+  /** More changes than `maxChanges` were found; the rest are left out. */
+  readonly truncated: boolean;
+}
+
+export interface JsonDiffOptions {
+  readonly maxChanges?: number;
+  /** Characters of each rendered value. */
+  readonly preview?: number;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isContainer = (value: unknown): boolean => typeof value === "object" && value !== null;
+
+/** A JSON value shortened to `limit` characters, saying how long it was. */
+export function previewJson(value: unknown, limit: number): string {
+  const text = JSON.stringify(value) ?? "undefined";
+  return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length.toLocaleString("en-US")} characters)`;
+}
+
+const keyPath = (path: string, key: string): string =>
+  /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+
+class Collector {
+  readonly changes: JsonChange[] = [];
+  truncated = false;
+  constructor(
+    readonly max: number,
+    readonly preview: number,
+  ) {}
+
+  get full(): boolean {
+    return this.changes.length >= this.max;
+  }
+
+  add(kind: JsonChange["kind"], path: string, before?: unknown, after?: unknown): void {
+    if (this.full) {
+      this.truncated = true;
+      return;
+    }
+    this.changes.push({
+      kind,
+      path: path || "(the whole value)",
+      ...(kind !== "added" ? { before: previewJson(before, this.preview) } : {}),
+      ...(kind !== "removed" ? { after: previewJson(after, this.preview) } : {}),
+    });
+  }
+}
+
+function diffValue(a: unknown, b: unknown, path: string, out: Collector): void {
+  if (out.full) {
+    if (JSON.stringify(a) !== JSON.stringify(b)) out.truncated = true;
+    return;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) return diffArray(a, b, path, out);
+  if (isObject(a) && isObject(b)) return diffObject(a, b, path, out);
+  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return;
+  out.add("changed", path, a, b);
+}
+
+function diffObject(a: Json, b: Json, path: string, out: Collector): void {
+  for (const key of Object.keys(a)) {
+    if (a[key] === undefined) continue;
+    if (!(key in b) || b[key] === undefined) out.add("removed", keyPath(path, key), a[key]);
+    else diffValue(a[key], b[key], keyPath(path, key), out);
+  }
+  for (const key of Object.keys(b)) {
+    if (b[key] !== undefined && (!(key in a) || a[key] === undefined))
+      out.add("added", keyPath(path, key), undefined, b[key]);
+  }
+}
+
+function diffArray(a: readonly unknown[], b: readonly unknown[], path: string, out: Collector): void {
+  const interner = new Interner();
+  const edits = shortestEdit(
+    interner.ids(a.map((v) => JSON.stringify(v) ?? "")),
+    interner.ids(b.map((v) => JSON.stringify(v) ?? "")),
+  ) ?? [...a.map((_, i) => ({ op: "removed" as const, a: i })), ...b.map((_, j) => ({ op: "added" as const, b: j }))];
+  // Between two kept elements, removals and additions are paired in order and compared inside when both are
+  // objects or arrays (a message whose text changed); what is left over was removed or added whole.
+  let removed: number[] = [];
+  let added: number[] = [];
+  const flush = () => {
+    const pairs = Math.min(removed.length, added.length);
+    for (let k = 0; k < pairs; k += 1) {
+      const i = removed[k] as number;
+      const j = added[k] as number;
+      if (isContainer(a[i]) && isContainer(b[j])) diffValue(a[i], b[j], `${path}[${j}]`, out);
+      else out.add("changed", `${path}[${j}]`, a[i], b[j]);
+    }
+    for (const i of removed.slice(pairs)) out.add("removed", `${path}[${i}]`, a[i]);
+    for (const j of added.slice(pairs)) out.add("added", `${path}[${j}]`, undefined, b[j]);
+    removed = [];
+    added = [];
+  };
+  for (const edit of edits) {
+    if (edit.op === "removed") removed.push(edit.a);
+    else if (edit.op === "added") added.push(edit.b);
+    else flush();
+  }
+  flush();
+}
+
+/** Every path at which `b` differs from `a`, in document order (up to `maxChanges`). */
+export function diffJson(a: unknown, b: unknown, options: JsonDiffOptions = {}): JsonDiff {
+  const out = new Collector(options.maxChanges ?? 1_000, options.preview ?? 200);
+  diffValue(a, b, "", out);
+  return { changes: out.changes, truncated: out.truncated };
+}

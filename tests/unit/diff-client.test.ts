@@ -1,0 +1,60 @@
+/** Comparisons and cache series through the session client (its in-process twin runs the worker's engine). */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { builtInPreset, PI_DEFAULTS } from "../../src/core/project/rules.ts";
+import { loadTokenizer } from "../../src/tokens/load.ts";
+import { createInProcessClient } from "../../src/worker/in-process.ts";
+
+const SAMPLE = readFileSync("src/ui/sample/sample-session.jsonl", "utf8");
+
+async function client() {
+  const sessions = createInProcessClient(undefined, loadTokenizer);
+  const summary = await sessions.load("s1", new Blob([SAMPLE]), "sample.jsonl", () => undefined).done;
+  return { sessions, leaf: summary.defaultLeaf! };
+}
+
+describe("compare and cacheSeries requests", () => {
+  it("compares two presets with token counts, and the JSON diff only when asked", async () => {
+    const { sessions, leaf } = await client();
+    const lean = builtInPreset("lean")!.settings;
+    const a = { leaf, settings: PI_DEFAULTS, model: undefined };
+    const b = { leaf, settings: lean, model: undefined };
+    const answer = (await sessions.compare("s1", a, b, false))!;
+    if (!answer.ok) throw new Error(answer.error);
+    expect(answer.value.tokenDelta).toBeLessThan(0);
+    expect(answer.value.changes.filter((c) => c.kind === "changed").every((c) => c.tokenDelta! < 0)).toBe(true);
+    expect(answer.value.changes[0]!.description).toBe("compaction summary on line 35 unchanged");
+    expect(answer.value.json).toBeUndefined();
+    const withJson = (await sessions.compare("s1", a, b, true))!;
+    expect(withJson.ok && withJson.value.json!.changes.length).toBeGreaterThan(0);
+  });
+
+  it("answers a side that cannot be projected with the reason, naming the side", async () => {
+    const { sessions, leaf } = await client();
+    const answer = await sessions.compare(
+      "s1",
+      { leaf, settings: PI_DEFAULTS, model: undefined },
+      { leaf, settings: PI_DEFAULTS, model: "nowhere/none" },
+      false,
+    );
+    expect(answer).toEqual({ ok: false, error: "B: nowhere/none is not a model in pi-ai's registry" });
+  });
+
+  it("measures a cache series, and a newer one in the same slot replaces the older", async () => {
+    const { sessions, leaf } = await client();
+    const side = { leaf, settings: PI_DEFAULTS, model: undefined };
+    const older = sessions.cacheSeries("s1", side, "A");
+    const newer = sessions.cacheSeries("s1", { ...side, model: "anthropic/claude-sonnet-4-5" }, "A");
+    const other = sessions.cacheSeries("s1", side, "B");
+    expect(await older).toBeUndefined();
+    const series = (await newer)!;
+    if (!series.ok) throw new Error(series.error);
+    expect(series.value.turns.every((t) => t.model === "anthropic/claude-sonnet-4-5")).toBe(true);
+    const pi = (await other)!;
+    if (!pi.ok) throw new Error(pi.error);
+    expect(pi.value.turns).toHaveLength(16);
+    // pi's own requests: every prompt is the recorded one.
+    expect(pi.value.turns.filter((t) => t.recorded).every((t) => t.prompt?.kind === "exact")).toBe(true);
+    expect(pi.value.breaks).toBe(1);
+  });
+});

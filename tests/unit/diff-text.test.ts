@@ -1,0 +1,120 @@
+/** The diff primitives: Myers' edit script, text diffs by word and line, the structural JSON diff. */
+import { describe, expect, it } from "vitest";
+import { diffJson } from "../../src/core/diff/json-diff.ts";
+import { Interner, shortestEdit } from "../../src/core/diff/myers.ts";
+import { diffText, splitLines, splitWords, type TextDiff } from "../../src/core/diff/text-diff.ts";
+
+const sides = (diff: TextDiff) => ({
+  a: diff.parts
+    .filter((p) => p.op !== "added")
+    .map((p) => p.text)
+    .join(""),
+  b: diff.parts
+    .filter((p) => p.op !== "removed")
+    .map((p) => p.text)
+    .join(""),
+});
+
+describe("shortestEdit", () => {
+  it("finds an edit script of minimal length (Myers' example: ABCABBA → CBABAC in 5 edits)", () => {
+    const interner = new Interner();
+    const a = interner.ids([..."ABCABBA"]);
+    const b = interner.ids([..."CBABAC"]);
+    const edits = shortestEdit(a, b)!;
+    expect(edits.filter((e) => e.op !== "same")).toHaveLength(5);
+    expect(edits.filter((e) => e.op !== "added").map((e) => "ABCABBA"[(e as { a: number }).a])).toEqual([..."ABCABBA"]);
+    expect(edits.filter((e) => e.op !== "removed").map((e) => "CBABAC"[(e as { b: number }).b])).toEqual([..."CBABAC"]);
+  });
+
+  it("handles empty sides and gives up past its budget", () => {
+    expect(shortestEdit([], [1, 2])).toEqual([
+      { op: "added", b: 0 },
+      { op: "added", b: 1 },
+    ]);
+    expect(shortestEdit([1], [])).toEqual([{ op: "removed", a: 0 }]);
+    const a = Int32Array.from({ length: 400 }, (_, i) => i);
+    const b = Int32Array.from({ length: 400 }, (_, i) => 1000 + i);
+    expect(shortestEdit(a, b, 1_000)).toBeUndefined();
+    expect(shortestEdit(a, b)).toHaveLength(800);
+  });
+});
+
+describe("diffText", () => {
+  it("splits into words, spaces and punctuation, and lines with their breaks, losslessly", () => {
+    expect(splitWords("Hello, world!  ok")).toEqual(["Hello", ",", " ", "world", "!", "  ", "ok"]);
+    expect(splitLines("a\nb\n\nc")).toEqual(["a\n", "b\n", "\n", "c"]);
+  });
+
+  it("says which words were removed and added, and gives both texts back", () => {
+    const diff = diffText("The total is 40 euros.", "The total is 40.01 euros.");
+    expect(diff).toMatchObject({ unit: "word", exact: true, removedChars: 0, addedChars: 3 });
+    expect(diff.parts).toEqual([
+      { op: "same", text: "The total is 40" },
+      { op: "added", text: ".01" },
+      { op: "same", text: " euros." },
+    ]);
+    expect(sides(diff)).toEqual({ a: "The total is 40 euros.", b: "The total is 40.01 euros." });
+  });
+
+  it("diffs long texts line by line", () => {
+    const a = Array.from({ length: 3_000 }, (_, i) => `line ${i}`).join("\n");
+    const b = a.replace("line 1500\n", "line 1500 (edited)\n");
+    const diff = diffText(a, b);
+    expect(diff.unit).toBe("line");
+    expect(diff.parts.filter((p) => p.op !== "same")).toEqual([
+      { op: "removed", text: "line 1500\n" },
+      { op: "added", text: "line 1500 (edited)\n" },
+    ]);
+    expect(sides(diff)).toEqual({ a, b });
+  });
+
+  it("falls back to one removal and one addition between the common ends when the budget runs out", () => {
+    const a = `start ${"x y ".repeat(300)} end`;
+    const b = `start ${"p q ".repeat(300)} end`;
+    const diff = diffText(a, b, { budget: 100 });
+    expect(diff.exact).toBe(false);
+    expect(diff.parts.map((p) => p.op)).toEqual(["same", "removed", "added", "same"]);
+    expect(sides(diff)).toEqual({ a, b });
+  });
+});
+
+describe("diffJson", () => {
+  it("reads one array element left out as one removal, not as every later element changed", () => {
+    const a = {
+      messages: [
+        { role: "user", text: "a" },
+        { role: "user", text: "b" },
+        { role: "user", text: "c" },
+      ],
+    };
+    const b = {
+      messages: [
+        { role: "user", text: "a" },
+        { role: "user", text: "c" },
+      ],
+    };
+    expect(diffJson(a, b).changes).toEqual([
+      { kind: "removed", path: "messages[1]", before: '{"role":"user","text":"b"}' },
+    ]);
+  });
+
+  it("goes inside elements replaced in place, and names added and removed keys", () => {
+    const a = { model: "x", messages: [{ content: [{ text: "old" }] }], stream: true };
+    const b = { model: "y", messages: [{ content: [{ text: "new", cache_control: { type: "ephemeral" } }] }] };
+    expect(diffJson(a, b).changes).toEqual([
+      { kind: "changed", path: "model", before: '"x"', after: '"y"' },
+      { kind: "changed", path: "messages[0].content[0].text", before: '"old"', after: '"new"' },
+      { kind: "added", path: "messages[0].content[0].cache_control", after: '{"type":"ephemeral"}' },
+      { kind: "removed", path: "stream", before: "true" },
+    ]);
+  });
+
+  it("shortens long values and stops at maxChanges, saying so", () => {
+    const diff = diffJson({ a: "x".repeat(500) }, { a: "y" }, { preview: 10 });
+    expect(diff.changes[0]!.before).toBe('"xxxxxxxxx… (502 characters)');
+    const many = diffJson({ a: 1, b: 1, c: 1 }, { a: 2, b: 2, c: 2 }, { maxChanges: 2 });
+    expect(many.changes).toHaveLength(2);
+    expect(many.truncated).toBe(true);
+    expect(diffJson({ a: [1, 2] }, { a: [1, 2] })).toEqual({ changes: [], truncated: false });
+  });
+});
