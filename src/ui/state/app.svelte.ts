@@ -90,8 +90,13 @@ export class AppState {
     await this.select(session.key, leaf);
   }
 
+  /** Rises with every open: when two overlap (the first-visit sample and a file the person dropped), the later wins. */
+  #opening = 0;
+
   async open(files: readonly { file: Blob; name: string }[]): Promise<void> {
+    const ticket = ++this.#opening;
     const opened = await this.library.open(files);
+    if (ticket !== this.#opening) return; // opened later than something newer: listed, not selected
     const first = opened[0];
     if (first) await this.select(first.key);
   }
