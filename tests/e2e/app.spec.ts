@@ -1,23 +1,13 @@
 /** The app as a person uses it: opening files (input, drop, sample), the tree, deep links, reloads, bad files. */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { watchRequests } from "./support/requests.ts";
 import { BRANCHES, DAMAGED, PI_JSON_MODE, hostileSession } from "./support/sessions.ts";
 
 const file = (name: string, text: string) => ({ name, mimeType: "application/jsonl", buffer: Buffer.from(text) });
 
 async function openFiles(page: Page, ...files: { name: string; mimeType: string; buffer: Buffer }[]) {
   await page.getByLabel("Open session files").setInputFiles(files);
-}
-
-/** Every request the page makes must stay on its own origin. */
-function watchRequests(page: Page): string[] {
-  const origin = `${new URL(test.info().project.use.baseURL!).origin}/`;
-  const offOrigin: string[] = [];
-  page.on("request", (request) => {
-    const url = request.url();
-    if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) offOrigin.push(url);
-  });
-  return offOrigin;
 }
 
 test.beforeEach(async ({ page }) => {

@@ -1,17 +1,7 @@
 /** The Compare tab as a person uses it, on the built-in sample: another preset, another model, another leaf. */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-
-/** Every request the page makes must stay on its own origin. */
-function watchRequests(page: Page): string[] {
-  const origin = `${new URL(test.info().project.use.baseURL!).origin}/`;
-  const offOrigin: string[] = [];
-  page.on("request", (request) => {
-    const url = request.url();
-    if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) offOrigin.push(url);
-  });
-  return offOrigin;
-}
+import { watchRequests } from "./support/requests.ts";
 
 const compare = (page: Page) => page.getByRole("region", { name: "Compare" });
 const summary = (page: Page) => page.getByRole("region", { name: "Comparison summary" });

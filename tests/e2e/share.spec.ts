@@ -6,6 +6,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { watchRequests } from "./support/requests.ts";
 import { header, image, modelChange, session, text, user } from "../support/build.ts";
 
 const file = (name: string, body: string) => ({ name, mimeType: "application/json", buffer: Buffer.from(body) });
@@ -13,17 +14,6 @@ const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAL0lEQVR42mOQk1O5Y2MjJ6cCRxAuAzIHmcGArBBZKyEJ7EbhsxwTMQTsS0FDEAkAYNcp3VdXZfUAAAAASUVORK5CYII=";
 /** A fake key in the right shape, made at run time (none is written in this file). */
 const FAKE_KEY = `sk-proj-${Array.from({ length: 64 }, (_, i) => "Qx7Rb2Kd9Mw4Tn6Hp3Vz8Lc5Gj1Fs0Ye"[(i * 7) % 32]).join("")}`;
-
-/** Every request the page makes must stay on its own origin. */
-function watchRequests(page: Page): string[] {
-  const origin = `${new URL(test.info().project.use.baseURL!).origin}/`;
-  const offOrigin: string[] = [];
-  page.on("request", (request) => {
-    const url = request.url();
-    if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) offOrigin.push(url);
-  });
-  return offOrigin;
-}
 
 /** A first visit: the sample opens (and is on screen before the test opens files of its own). */
 async function openApp(page: Page): Promise<void> {
