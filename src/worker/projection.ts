@@ -81,9 +81,11 @@ export function projectForView(
   modelRef: string | undefined,
   projected: Result<Projection> = projectFor(tree, leaf, settings, modelRef),
 ): ProjectionAnswer {
-  const sessionModel = pathModelRef(tree, leaf);
   const result = projected;
-  if (!result.ok) return { ok: false, error: result.error, sessionModel };
+  if (!result.ok) return { ok: false, error: result.error, sessionModel: pathModelRef(tree, leaf) };
+  // The path's own model, read from the context the projection already built (no second pass over the path).
+  const own = result.value.context.model;
+  const sessionModel = own ? `${String(own.provider)}/${String(own.modelId)}` : undefined;
   const p = result.value;
   const options = projectionOptions(settings);
   return {

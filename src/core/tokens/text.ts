@@ -70,13 +70,22 @@ export function emptyPieces(): PromptPieces {
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null;
 
+/**
+ * Rendered arguments per arguments object: the session's own objects reach the payload unchanged, so a re-count
+ * after a rule toggle finds the same string (and the count cache finds it without building it again).
+ */
+const renderedArguments = new WeakMap<object, string>();
+
 /** Tool-call arguments as a model reads them back: `key` then the value, strings unescaped. */
 export function renderArguments(args: unknown): string {
   if (!isObject(args) || Array.isArray(args)) return typeof args === "string" ? args : (JSON.stringify(args) ?? "");
+  const known = renderedArguments.get(args);
+  if (known !== undefined) return known;
   let out = "";
   for (const [key, value] of Object.entries(args)) {
     out += `${key}\n${typeof value === "string" ? value : JSON.stringify(value)}\n`;
   }
+  renderedArguments.set(args, out);
   return out;
 }
 
