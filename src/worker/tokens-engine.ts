@@ -11,9 +11,10 @@ import type { EntryTree } from "../core/session/tree.ts";
 import { summarize, turnErrors, type AccuracyReport } from "../core/tokens/accuracy.ts";
 import { TokenCountCache } from "../core/tokens/cache.ts";
 import { TokenCounter } from "../core/tokens/count.ts";
-import { estimateFromFeatures, turnFeatures } from "../core/tokens/estimate.ts";
+import { estimateFromFeatures, turnFeatures, type TurnFeatures } from "../core/tokens/estimate.ts";
 import { familyOf, tokenizersFor } from "../core/tokens/family.ts";
 import { projectionTokens, type ProjectionTokens } from "../core/tokens/projection.ts";
+import { recordedTurns } from "../core/tokens/turns.ts";
 import type { CacheStats } from "../core/tokens/cache.ts";
 import type { TurnEstimate } from "../core/tokens/estimate.ts";
 import type { Tokenizer, TokenizerName } from "../core/tokens/tokenizer.ts";
@@ -43,6 +44,9 @@ export interface SessionTokenAccuracy {
 }
 
 export type TokenizerLoader = (name: TokenizerName) => Promise<Tokenizer>;
+
+/** At most this many recorded turns are measured for a session's calibration error shown in the app. */
+export const MEASURED_TURNS = 120;
 
 export class TokensEngine {
   readonly #sessions = new Map<string, EntryTree>();
@@ -91,13 +95,31 @@ export class TokensEngine {
     return { tokens, cache: this.#counter.cache.stats };
   }
 
-  /** Both estimators on every recorded turn of the session (slow on long sessions: ask once, in the background). */
+  /**
+   * Both estimators on the session's recorded turns: every turn up to `MEASURED_TURNS`, else that many spread
+   * evenly (each turn re-projects its own path, so all of them on a long session would take the worker for
+   * minutes). Ten turns at a time, with a turn of the event loop between, so the person's requests go first.
+   */
   async accuracy(key: string): Promise<SessionTokenAccuracy> {
     const known = this.#accuracy.get(key);
     if (known) return known;
     const tree = this.#tree(key);
     await this.#ensure(["o200k", "claude"]);
-    const features = turnFeatures(tree, this.#counter);
+    const all = recordedTurns(tree).length;
+    const picked =
+      all <= MEASURED_TURNS
+        ? Array.from({ length: all }, (_, i) => i)
+        : [
+            ...new Set(
+              Array.from({ length: MEASURED_TURNS }, (_, i) => Math.round((i * (all - 1)) / (MEASURED_TURNS - 1))),
+            ),
+          ];
+    const features: TurnFeatures[] = [];
+    for (let start = 0; start < picked.length; start += 10) {
+      features.push(...turnFeatures(tree, this.#counter, {}, undefined, picked.slice(start, start + 10)));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (!this.#sessions.has(key)) throw new Error(`Session ${key} is not loaded.`);
+    }
     const turns = estimateFromFeatures(features);
     const report: AccuracyReport = summarize(turnErrors([{ name: key, group: key, turns: features, replies: [] }]));
     const result = { turns, report };

@@ -81,10 +81,13 @@ export function turnFeatures(
   counter: TokenCounter,
   options: ProjectionOptions = {},
   names?: readonly TokenizerName[],
+  /** Only these turns (indices into the session's recorded turns); all when absent. */
+  pick?: readonly number[],
 ): TurnFeatures[] {
   const turns = recordedTurns(tree);
   const positionOf = new Map(turns.map((t, i) => [t.entry, i]));
-  return turns.map((turn) => {
+  const chosen = pick ? pick.flatMap((i) => (turns[i] ? [turns[i]] : [])) : turns;
+  return chosen.map((turn) => {
     const family = familyOf(turn.modelId, turn.provider);
     const anchors = anchorsOf(tree, turn, positionOf, turns);
     const request = turnRequest(tree, turn, options);
