@@ -58,10 +58,11 @@ export class AppState {
   }
 
   /** Restores the library, then the deep link (if any) or the saved selection; opens the sample on a first visit. */
-  async start(hash: string, openSample: () => Promise<void>): Promise<void> {
+  async start(hash: string, loadSample: () => Promise<{ file: Blob; name: string }>): Promise<void> {
     await this.projection.restore();
     const firstVisit = await this.library.restore();
-    if (firstVisit && this.library.sessions.length === 0) await openSample();
+    // The sample opens by itself on a first visit, but never takes the view from a file the person opened.
+    if (firstVisit && this.library.sessions.length === 0) await this.open([await loadSample()], true);
     const link = parseFragment(hash);
     const sessions = this.library.sessions;
     const target = link.session
@@ -90,13 +91,15 @@ export class AppState {
     await this.select(session.key, leaf);
   }
 
-  /** Rises with every open: when two overlap (the first-visit sample and a file the person dropped), the later wins. */
+  /** Rises with every open the person makes: when two overlap, the later one is shown. */
   #opening = 0;
 
-  async open(files: readonly { file: Blob; name: string }[]): Promise<void> {
-    const ticket = ++this.#opening;
+  /** Opens files and shows the first; `automatic` (the first-visit sample) shows it only if nothing else is. */
+  async open(files: readonly { file: Blob; name: string }[], automatic = false): Promise<void> {
+    const ticket = automatic ? this.#opening : ++this.#opening;
     const opened = await this.library.open(files);
-    if (ticket !== this.#opening) return; // opened later than something newer: listed, not selected
+    if (ticket !== this.#opening) return; // something newer was opened meanwhile: listed, not shown
+    if (automatic && this.selectedKey !== undefined) return;
     const first = opened[0];
     if (first) await this.select(first.key);
   }
