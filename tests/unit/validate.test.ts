@@ -81,3 +81,16 @@ describe("validateProjection", () => {
     ]);
   });
 });
+
+describe("contextWindowFinding", () => {
+  it("reports a prompt over the window, and nothing at or under it", async () => {
+    const { contextWindowFinding } = await import("../../src/core/project/validate.ts");
+    const model = findModel("anthropic", "claude-sonnet-4-5")!;
+    expect(contextWindowFinding(model, 7, model.contextWindow)).toBeUndefined();
+    expect(contextWindowFinding(model, 7, model.contextWindow + 1)).toMatchObject({
+      severity: "error",
+      code: "context-window",
+      entries: [7],
+    });
+  });
+});

@@ -127,13 +127,22 @@ export function validateProjection(projection: Projection, options: ValidateOpti
   });
   closeTurn();
 
-  if (options.promptTokens !== undefined && model.contextWindow > 0 && options.promptTokens > model.contextWindow) {
-    findings.push({
-      severity: "error",
-      code: "context-window",
-      message: `the payload is about ${options.promptTokens.toLocaleString("en-US")} tokens, more than ${model.provider}/${model.id}'s context window of ${model.contextWindow.toLocaleString("en-US")}`,
-      entries: [projection.leaf],
-    });
-  }
+  const overflow =
+    options.promptTokens === undefined ? undefined : contextWindowFinding(model, projection.leaf, options.promptTokens);
+  if (overflow) findings.push(overflow);
   return findings;
+}
+
+/**
+ * A payload bigger than the model's context window. Separate because the prompt size is known only once the
+ * tokens are counted, after the rest of the validation (the app adds it when the count arrives).
+ */
+export function contextWindowFinding(model: ModelInfo, leaf: number, promptTokens: number): Finding | undefined {
+  if (!(model.contextWindow > 0) || promptTokens <= model.contextWindow) return undefined;
+  return {
+    severity: "error",
+    code: "context-window",
+    message: `the payload is about ${promptTokens.toLocaleString("en-US")} tokens, more than ${model.provider}/${model.id}'s context window of ${model.contextWindow.toLocaleString("en-US")}`,
+    entries: [leaf],
+  };
 }

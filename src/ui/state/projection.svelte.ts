@@ -150,8 +150,14 @@ export class ProjectionState {
       this.accuracy = accuracy;
       const target = this.#target;
       if (target?.key === key) await this.#count(target, this.settings, this.model);
-    } catch {
-      // A session without recorded usage, or one removed meanwhile: nothing to calibrate against.
+    } catch (error) {
+      // A session removed meanwhile has nothing to say; anything else, the person should know.
+      if (this.#target?.key !== key) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#notify(
+        "warning",
+        `Token counts for this session could not be calibrated (${reason}); they stay estimates.`,
+      );
     }
   }
 
