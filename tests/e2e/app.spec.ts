@@ -27,6 +27,30 @@ test("opens the built-in sample on the first visit, and again from the button", 
   expect(offOrigin).toEqual([]);
 });
 
+test("a file opened while the first-visit sample is still loading keeps the view, and the sample stays away", async ({
+  page,
+}) => {
+  // Hold the sample back so the person's file is certainly opened first, then let it through.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/sample-session-*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/");
+  await openFiles(page, file("branches.jsonl", BRANCHES));
+  const tree = page.getByRole("tree", { name: "Session tree" });
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("C works.");
+  const sampleArrived = page.waitForResponse(/\/assets\/sample-session-.*\.js$/);
+  release();
+  await sampleArrived;
+  await page.waitForTimeout(500);
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  await expect(list.getByRole("button", { name: / entries/ })).toHaveCount(1);
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("C works.");
+  await expect(page).toHaveURL(/#session=sess-0001/);
+});
+
 test("opens files through the input, several at once, and lists them", async ({ page }) => {
   const offOrigin = watchRequests(page);
   await page.goto("/");

@@ -61,8 +61,11 @@ export class AppState {
   async start(hash: string, loadSample: () => Promise<{ file: Blob; name: string }>): Promise<void> {
     await this.projection.restore();
     const firstVisit = await this.library.restore();
-    // The sample opens by itself on a first visit, but never takes the view from a file the person opened.
-    if (firstVisit && this.library.sessions.length === 0) await this.open([await loadSample()], true);
+    // The sample opens by itself on a first visit, unless the person opened a file first: it never takes their view.
+    if (firstVisit && this.library.sessions.length === 0 && this.#opening === 0) {
+      const sample = await loadSample();
+      if (this.#opening === 0) await this.open([sample], true);
+    }
     const link = parseFragment(hash);
     const sessions = this.library.sessions;
     const target = link.session
@@ -74,7 +77,8 @@ export class AppState {
         `The link names session ${link.session}, which is not open here. Open its file to follow the link.`,
       );
     const saved = sessions.find((s) => s.key === this.library.selection.key);
-    // Files the person opened while the library was being restored keep their selection.
+    // Files the person opened while the library was being restored are what they want to see.
+    if (this.#opening > 0) return;
     const session = target ?? (this.selectedKey === undefined ? (saved ?? sessions[0]) : undefined);
     if (!session) return;
     const leaf =
@@ -93,13 +97,18 @@ export class AppState {
 
   /** Rises with every open the person makes: when two overlap, the later one is shown. */
   #opening = 0;
+  /** Rises with every selection: when two overlap, the later one wins. */
+  #selecting = 0;
 
-  /** Opens files and shows the first; `automatic` (the first-visit sample) shows it only if nothing else is. */
+  /**
+   * Opens files and shows the first. `automatic` (the first-visit sample) is shown only if the person has not
+   * opened anything since the page loaded and nothing else is shown.
+   */
   async open(files: readonly { file: Blob; name: string }[], automatic = false): Promise<void> {
-    const ticket = automatic ? this.#opening : ++this.#opening;
+    const ticket = automatic ? 0 : ++this.#opening;
     const opened = await this.library.open(files);
     if (ticket !== this.#opening) return; // something newer was opened meanwhile: listed, not shown
-    if (automatic && this.selectedKey !== undefined) return;
+    if (automatic && (this.selectedKey !== undefined || this.#selecting > 0)) return;
     const first = opened[0];
     if (first) await this.select(first.key);
   }
@@ -108,11 +117,14 @@ export class AppState {
     const summary = this.library.sessions.find((s) => s.key === key);
     if (!summary) return;
     const chosen = leaf ?? summary.defaultLeaf;
+    const ticket = ++this.#selecting;
     this.query = "";
     this.hits = undefined;
     this.detail = undefined;
     // The tree is laid out once, with the filter already applied, so it opens centred on the leaf.
-    this.visible = await this.#search(key, chosen);
+    const visible = await this.#search(key, chosen);
+    if (ticket !== this.#selecting) return; // a newer selection was made meanwhile
+    this.visible = visible;
     this.selectedKey = key;
     await this.chooseLeaf(chosen);
   }
