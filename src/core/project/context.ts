@@ -43,6 +43,22 @@ export interface AgentContext {
 
 const time = (timestamp: unknown): number => new Date(timestamp as string).getTime();
 
+/**
+ * The message an entry becomes when pi builds one for it (summaries, extension messages), made once per entry:
+ * every projection through the entry then meets the same object, so later stages can remember their work per
+ * object. Never mutated.
+ */
+const built = new WeakMap<object, AgentMessage>();
+
+function once(raw: object, build: () => AgentMessage): AgentMessage {
+  let message = built.get(raw);
+  if (message === undefined) {
+    message = build();
+    built.set(raw, message);
+  }
+  return message;
+}
+
 /** What pi's `appendMessage` turns an entry into, if anything. */
 function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessage | ContextFate {
   const raw = entry.raw;
@@ -66,24 +82,24 @@ function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessag
           reason: `extension message of type "${String(raw["customType"])}" left out by rule`,
         };
       }
-      return {
+      return once(raw, () => ({
         role: "custom",
         customType: raw["customType"],
         content: raw["content"],
         display: raw["display"],
         details: raw["details"],
         timestamp: time(raw["timestamp"]),
-      };
+      }));
     case "branch_summary":
       if (!raw["summary"]) return { kind: "no-message", reason: "branch summary with an empty summary (pi skips it)" };
       if (options.includeBranchSummaries === false)
         return { kind: "excluded", rule: "branch-summaries", reason: "branch summaries left out by rule" };
-      return {
+      return once(raw, () => ({
         role: "branchSummary",
         summary: raw["summary"],
         fromId: raw["fromId"],
         timestamp: time(raw["timestamp"]),
-      };
+      }));
     case "model_change":
       return { kind: "setting", what: "model" };
     case "thinking_level_change":
@@ -151,12 +167,14 @@ export function toAgentMessages(path: readonly SessionEntry[], options: ContextO
     path.forEach(append);
   } else {
     const raw = compaction.raw;
-    messages.push({
-      role: "compactionSummary",
-      summary: raw["summary"],
-      tokensBefore: raw["tokensBefore"],
-      timestamp: time(raw["timestamp"]),
-    });
+    messages.push(
+      once(raw, () => ({
+        role: "compactionSummary",
+        summary: raw["summary"],
+        tokensBefore: raw["tokensBefore"],
+        timestamp: time(raw["timestamp"]),
+      })),
+    );
     sources.push(compaction.index);
     fates.set(compaction.index, { kind: "compaction-summary" });
     let kept = false;

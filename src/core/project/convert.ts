@@ -5,6 +5,7 @@
  */
 import type { AssistantMessage, ImageContent, LlmMessage, TextContent, ToolResultMessage } from "../llm/types.ts";
 import type { AgentMessage } from "./context.ts";
+import { PerObject } from "./memo.ts";
 import { NON_TEXT_KEYS, redactValue, type Redaction } from "./redact.ts";
 
 export const COMPACTION_SUMMARY_PREFIX =
@@ -69,8 +70,14 @@ export function bashExecutionToText(m: AgentMessage): string {
   return text;
 }
 
+const cutBash = new PerObject<AgentMessage, AgentMessage>();
+
 /** Only the first `head` and last `tail` lines of a bash output, with a note of what was left out and where it is. */
 export function bashHeadTail(m: AgentMessage, head: number, tail: number, where: string): AgentMessage {
+  return cutBash.get(m, `${head} ${tail} ${where}`, () => cutBashOutput(m, head, tail, where));
+}
+
+function cutBashOutput(m: AgentMessage, head: number, tail: number, where: string): AgentMessage {
   const output = m["output"];
   if (typeof output !== "string") return m;
   const lines = output.split("\n");
@@ -81,8 +88,14 @@ export function bashHeadTail(m: AgentMessage, head: number, tail: number, where:
   return { ...m, output: [...lines.slice(0, head), note, ...lines.slice(lines.length - tail)].join("\n") };
 }
 
+const truncated = new PerObject<ToolResultMessage, ToolResultMessage>();
+
 /** The text of a tool result cut to `limit` characters, with a note saying how much was left out. */
 export function truncateToolResult(message: ToolResultMessage, limit: number): ToolResultMessage {
+  return truncated.get(message, limit, () => cutToolResult(message, limit));
+}
+
+function cutToolResult(message: ToolResultMessage, limit: number): ToolResultMessage {
   const total = message.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
   if (total <= limit) return message;
   let budget = limit;
@@ -104,8 +117,13 @@ export function truncateToolResult(message: ToolResultMessage, limit: number): T
   return { ...message, content };
 }
 
+const withoutThinking = new PerObject<AssistantMessage, AssistantMessage>();
+
 function dropThinking(message: AssistantMessage): AssistantMessage {
-  return { ...message, content: message.content.filter((c) => c.type !== "thinking") };
+  return withoutThinking.get(message, undefined, () => ({
+    ...message,
+    content: message.content.filter((c) => c.type !== "thinking"),
+  }));
 }
 
 /** Keys whose values are never prose and never hold a secret worth hiding (and are expensive to scan). */
@@ -114,7 +132,16 @@ const NOT_TEXT: readonly string[] = [...NON_TEXT_KEYS, "id", "toolCallId"];
 const userText = (text: string, timestamp: unknown): LlmMessage =>
   ({ role: "user", content: [{ type: "text", text }], timestamp }) as LlmMessage;
 
+/** The user message pi makes of a bash execution, an extension message or a summary: one per agent message. */
+const asUser = new PerObject<AgentMessage, LlmMessage>();
+
 function convertOne(m: AgentMessage, options: ConvertOptions): LlmMessage | ConvertFate {
+  const made = madeMessage(m, options);
+  return made === undefined ? (m as unknown as LlmMessage) : "kind" in made ? made : asUser.get(m, undefined, made);
+}
+
+/** Why `m` is left out, or how to make its user message; undefined for messages that pass unchanged. */
+function madeMessage(m: AgentMessage, options: ConvertOptions): ConvertFate | (() => LlmMessage) | undefined {
   switch (m.role) {
     case "bashExecution":
       if (m["excludeFromContext"] && options.honourExcludeFromContext !== false) {
@@ -126,19 +153,21 @@ function convertOne(m: AgentMessage, options: ConvertOptions): LlmMessage | Conv
       }
       if (options.bash?.mode === "exclude")
         return { kind: "excluded", rule: "bash", reason: "bash executions left out by rule" };
-      return userText(bashExecutionToText(m), m["timestamp"]);
-    case "custom": {
-      const content = typeof m["content"] === "string" ? [{ type: "text", text: m["content"] }] : m["content"];
-      return { role: "user", content, timestamp: m["timestamp"] } as LlmMessage;
-    }
+      return () => userText(bashExecutionToText(m), m["timestamp"]);
+    case "custom":
+      return () => {
+        const content = typeof m["content"] === "string" ? [{ type: "text", text: m["content"] }] : m["content"];
+        return { role: "user", content, timestamp: m["timestamp"] } as LlmMessage;
+      };
     case "branchSummary":
-      return userText(BRANCH_SUMMARY_PREFIX + String(m["summary"]) + BRANCH_SUMMARY_SUFFIX, m["timestamp"]);
+      return () => userText(BRANCH_SUMMARY_PREFIX + String(m["summary"]) + BRANCH_SUMMARY_SUFFIX, m["timestamp"]);
     case "compactionSummary":
-      return userText(COMPACTION_SUMMARY_PREFIX + String(m["summary"]) + COMPACTION_SUMMARY_SUFFIX, m["timestamp"]);
+      return () =>
+        userText(COMPACTION_SUMMARY_PREFIX + String(m["summary"]) + COMPACTION_SUMMARY_SUFFIX, m["timestamp"]);
     case "user":
     case "assistant":
     case "toolResult":
-      return m as unknown as LlmMessage;
+      return undefined;
     default:
       return {
         kind: "dropped",
@@ -147,11 +176,17 @@ function convertOne(m: AgentMessage, options: ConvertOptions): LlmMessage | Conv
   }
 }
 
+const imagesBlocked = new PerObject<LlmMessage, LlmMessage>();
+
 /** pi's blockImages wrapper: images → placeholder text, consecutive placeholders collapsed. */
 export function blockImages(message: LlmMessage): LlmMessage {
   if (message.role === "assistant" || !Array.isArray(message.content)) return message;
   const content = message.content as readonly (TextContent | ImageContent)[];
   if (!content.some((c) => c.type === "image")) return message;
+  return imagesBlocked.get(message, undefined, () => withImagesBlocked(message, content));
+}
+
+function withImagesBlocked(message: LlmMessage, content: readonly (TextContent | ImageContent)[]): LlmMessage {
   const mapped = content.map((c): TextContent | ImageContent =>
     c.type === "image" ? { type: "text", text: IMAGES_BLOCKED_TEXT } : c,
   );
@@ -182,6 +217,9 @@ function applyRules(message: LlmMessage, options: ConvertOptions): { message: Ll
   return { message: out, changedBy };
 }
 
+/** Each message with its secrets redacted: the detectors read every character, once per message is enough. */
+const redactedMessages = new PerObject<LlmMessage, ReturnType<typeof redactValue<LlmMessage>>>();
+
 /** pi's `convertToLlm` (and blockImages), with provenance, plus the convert-stage what-if rules. */
 export function toLlmMessages(messages: readonly AgentMessage[], options: ConvertOptions = {}): LlmConversion {
   const out: LlmMessage[] = [];
@@ -210,7 +248,7 @@ export function toLlmMessages(messages: readonly AgentMessage[], options: Conver
     let message = ruled.message;
     changedBy.push(...ruled.changedBy);
     if (options.redactSecrets) {
-      const redacted = redactValue(message, { skipKeys: NOT_TEXT });
+      const redacted = redactedMessages.get(message, undefined, () => redactValue(message, { skipKeys: NOT_TEXT }));
       if (redacted.redactions.length > 0) {
         message = redacted.value;
         changedBy.push("redact-secrets");

@@ -10,6 +10,7 @@ import type {
   LlmMessage,
   ModelInfo,
   TextContent,
+  ThinkingContent,
   ToolCall,
   ToolResultMessage,
   TransformOptions,
@@ -52,20 +53,85 @@ function replaceImages(
   return out;
 }
 
+/*
+ * Every payload built along a session meets the same message and block objects again (each leaf repeats its
+ * path, each rule toggle re-projects it). What this stage makes of one of them is remembered per object, so an
+ * unchanged message comes out as the very object it came out as last time: later stages (payload items, token
+ * counts) can then remember their own work per object too. Nothing here is ever mutated.
+ */
+
+/** A message with its images downgraded (for text-only models): depends on the message alone. */
+const downgraded = new WeakMap<LlmMessage, LlmMessage>();
+
 function downgradeImages(message: LlmMessage, model: ModelInfo): LlmMessage {
   if (model.input.includes("image")) return message;
-  if (message.role === "user" && Array.isArray(message.content)) {
-    return { ...message, content: replaceImages(message.content, USER_IMAGE_PLACEHOLDER) };
+  if (message.role !== "toolResult" && !(message.role === "user" && Array.isArray(message.content))) return message;
+  let out = downgraded.get(message);
+  if (out === undefined) {
+    out =
+      message.role === "toolResult"
+        ? { ...message, content: replaceImages(message.content, TOOL_IMAGE_PLACEHOLDER) }
+        : {
+            ...message,
+            content: replaceImages(message.content as readonly (TextContent | ImageContent)[], USER_IMAGE_PLACEHOLDER),
+          };
+    downgraded.set(message, out);
   }
-  if (message.role === "toolResult") {
-    return { ...message, content: replaceImages(message.content, TOOL_IMAGE_PLACEHOLDER) };
-  }
-  return message;
+  return out;
 }
 
 function isSameModel(message: AssistantMessage, model: ModelInfo): boolean {
   return message.provider === model.provider && message.api === model.api && message.model === model.id;
 }
+
+/** Another model's text block without its signature, and its thinking as text: one object per block. */
+const plainText = new WeakMap<TextContent | ThinkingContent, TextContent>();
+
+function asPlainText(block: TextContent | ThinkingContent): TextContent {
+  let out = plainText.get(block);
+  if (out === undefined) {
+    out = { type: "text", text: block.type === "text" ? block.text : block.thinking };
+    plainText.set(block, out);
+  }
+  return out;
+}
+
+/** Another model's tool call, as last rewritten (its id normalised, its thought signature dropped). */
+const rewrittenCalls = new WeakMap<ToolCall, ToolCall>();
+
+function rewriteCall(block: ToolCall, id: string): ToolCall {
+  const known = rewrittenCalls.get(block);
+  if (known !== undefined && known.id === id) return known;
+  let call: ToolCall = block;
+  if (block.thoughtSignature) {
+    const { thoughtSignature: _dropped, ...rest } = block;
+    call = rest;
+  }
+  if (id !== block.id) call = { ...call, id };
+  rewrittenCalls.set(block, call);
+  return call;
+}
+
+/** An assistant message as last rewritten, with the content it was rewritten to. */
+const rewrittenAssistants = new WeakMap<AssistantMessage, AssistantMessage>();
+
+function withContent(message: AssistantMessage, content: AssistantMessage["content"]): AssistantMessage {
+  const original = message.content;
+  if (content.length === original.length && content.every((block, i) => block === original[i])) return message;
+  const known = rewrittenAssistants.get(message);
+  if (known !== undefined && known.content.length === content.length && content.every((b, i) => b === known.content[i]))
+    return known;
+  const out = { ...message, content };
+  rewrittenAssistants.set(message, out);
+  return out;
+}
+
+/** Thinking that pi-ai drops even from the model's own turns: not redacted, unsigned, and blank. */
+const isEmptyThinking = (block: AssistantMessage["content"][number]): boolean =>
+  block.type === "thinking" &&
+  !block.redacted &&
+  !block.thinkingSignature &&
+  (!block.thinking || block.thinking.trim() === "");
 
 function transformAssistant(
   message: AssistantMessage,
@@ -75,6 +141,8 @@ function transformAssistant(
   thinkingAsText: boolean,
 ): AssistantMessage {
   const same = isSameModel(message, model);
+  // The common case, the target model's own turn: only empty unsigned thinking goes, usually nothing.
+  if (same && !message.content.some(isEmptyThinking)) return message;
   const content = message.content.flatMap((block): AssistantMessage["content"][number][] => {
     switch (block.type) {
       case "thinking":
@@ -82,29 +150,34 @@ function transformAssistant(
         if (same && block.thinkingSignature) return [block];
         if (!block.thinking || block.thinking.trim() === "") return [];
         if (same) return [block];
-        return thinkingAsText ? [{ type: "text", text: block.thinking }] : [];
+        return thinkingAsText ? [asPlainText(block)] : [];
       case "text":
-        return same ? [block] : [{ type: "text", text: block.text }];
+        return same ? [block] : [asPlainText(block)];
       case "toolCall": {
-        let call: ToolCall = block;
-        if (!same && call.thoughtSignature) {
-          const { thoughtSignature: _dropped, ...rest } = call;
-          call = rest;
+        if (same) return [block];
+        let id = block.id;
+        if (normalize) {
+          id = normalize(block.id, model, message);
+          if (id !== block.id) idMap.set(block.id, id);
         }
-        if (!same && normalize) {
-          const id = normalize(call.id, model, message);
-          if (id !== call.id) {
-            idMap.set(call.id, id);
-            call = { ...call, id };
-          }
-        }
-        return [call];
+        return [block.thoughtSignature || id !== block.id ? rewriteCall(block, id) : block];
       }
       default:
         return [block];
     }
   });
-  return { ...message, content };
+  return withContent(message, content);
+}
+
+/** A tool result renamed to its call's normalised id, as last renamed. */
+const renamedResults = new WeakMap<ToolResultMessage, ToolResultMessage>();
+
+function renameResult(message: ToolResultMessage, id: string): ToolResultMessage {
+  const known = renamedResults.get(message);
+  if (known !== undefined && known.toolCallId === id) return known;
+  const out = { ...message, toolCallId: id };
+  renamedResults.set(message, out);
+  return out;
 }
 
 function mapMessage(
@@ -120,7 +193,7 @@ function mapMessage(
       return downgraded;
     case "toolResult": {
       const id = idMap.get(downgraded.toolCallId);
-      return id && id !== downgraded.toolCallId ? { ...downgraded, toolCallId: id } : downgraded;
+      return id && id !== downgraded.toolCallId ? renameResult(downgraded, id) : downgraded;
     }
     case "assistant":
       return transformAssistant(downgraded, model, idMap, normalize, thinkingAsText);

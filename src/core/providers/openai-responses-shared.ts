@@ -223,7 +223,36 @@ function toolResultItem(message: ToolResultMessage, model: ModelInfo): FunctionC
   return { type: "function_call_output", call_id: callId, output };
 }
 
+/**
+ * The items of one message, as last made for the same model and message number: the stages before keep an
+ * unchanged message the same object, so its items are the same objects too (and their token counts are found
+ * without walking them again). Items are shared between payloads; never mutate them.
+ */
+const madeItems = new WeakMap<
+  LlmMessage,
+  {
+    readonly model: ModelInfo;
+    /** The message number the items were made with, or undefined when none of them names the message by it. */
+    readonly messageNumber: number | undefined;
+    readonly items: ResponsesInputItem[];
+  }
+>();
+
 function messageItems(message: LlmMessage, model: ModelInfo, messageNumber: number): ResponsesInputItem[] {
+  const known = madeItems.get(message);
+  if (
+    known !== undefined &&
+    known.model === model &&
+    (known.messageNumber === undefined || known.messageNumber === messageNumber)
+  )
+    return known.items;
+  const items = makeItems(message, model, messageNumber);
+  const named = items.some((item) => (item as { readonly id?: unknown }).id === `msg_${messageNumber}`);
+  madeItems.set(message, { model, messageNumber: named ? messageNumber : undefined, items });
+  return items;
+}
+
+function makeItems(message: LlmMessage, model: ModelInfo, messageNumber: number): ResponsesInputItem[] {
   switch (message.role) {
     case "user":
       return userItems(message);

@@ -19,6 +19,12 @@ export class TokenCounter {
   readonly cache: TokenCountCache;
   readonly #tokenizers: Partial<Record<TokenizerName, Tokenizer>>;
   readonly #imageSizes = new Map<string, ImageSize | null>();
+  /**
+   * Counts per payload item object. Builders hand back the very item objects of an unchanged message (see
+   * `PerObject` in project/memo.ts), so after a rule toggle only the items that changed are walked and looked up
+   * again. Keyed by the vocabularies counted (`names` joined).
+   */
+  readonly #items = new WeakMap<object, { readonly names: string; readonly counts: PieceCounts }>();
 
   constructor(tokenizers: Partial<Tokenizers>, cache = new TokenCountCache()) {
     this.#tokenizers = { ...tokenizers };
@@ -44,13 +50,21 @@ export class TokenCounter {
   /** Tokens of each text, summed, under each of `names`. */
   count(texts: readonly string[], names: readonly TokenizerName[]): VocabCounts {
     const out: VocabCounts = {};
-    for (const name of names) {
-      const tokenizer = this.#tokenizer(name);
-      let sum = 0;
-      for (const text of texts) sum += this.cache.count(tokenizer, text);
-      out[name] = sum;
-    }
+    const tokenizers = names.map((name) => this.#tokenizer(name));
+    const sums = names.map(() => 0);
+    this.cache.sum(tokenizers, texts, sums);
+    names.forEach((name, t) => (out[name] = sums[t] as number));
     return out;
+  }
+
+  /** The counts of one payload item under `names` (`key` is `names` joined), remembered per item object. */
+  countItem(item: unknown, names: readonly TokenizerName[], key: string): PieceCounts {
+    if (typeof item !== "object" || item === null) return countPieces(this, itemPieces(item), names);
+    const known = this.#items.get(item);
+    if (known !== undefined && known.names === key) return known.counts;
+    const counts = countPieces(this, itemPieces(item), names);
+    this.#items.set(item, { names: key, counts });
+    return counts;
   }
 
   /** Width and height of an image (remembered per content). */
@@ -109,7 +123,7 @@ function roleOf(item: unknown, messages: readonly number[], llm: readonly LlmMes
   return role === "user" || role === "assistant" || role === "toolResult" ? role : "synthetic";
 }
 
-function countPieces(counter: TokenCounter, pieces: PromptPieces, names: readonly TokenizerName[]) {
+function countPieces(counter: TokenCounter, pieces: PromptPieces, names: readonly TokenizerName[]): PieceCounts {
   return {
     text: counter.count(pieces.text, names),
     thinking: counter.count(pieces.thinking, names),
@@ -118,6 +132,8 @@ function countPieces(counter: TokenCounter, pieces: PromptPieces, names: readonl
     opaque: pieces.opaque,
   };
 }
+
+type PieceCounts = Pick<ItemCounts, "text" | "thinking" | "toolArgs" | "images" | "opaque">;
 
 /** Counts every payload item of a projection, and its system prompt and tools, under `names`. */
 export function countPayload(
@@ -129,12 +145,24 @@ export function countPayload(
   const list = Array.isArray(body[listKey]) ? (body[listKey] as unknown[]) : [];
   const items: ItemCounts[] = [];
   const systemItems: unknown[] = [];
+  const key = names.join(" ");
   list.forEach((item, index) => {
     const messages = origins[index] ?? [];
     const role = roleOf(item, messages, projection.llm.messages);
     if (role === "system") systemItems.push(item);
     const sources = projection.itemSources[index] ?? [];
-    items.push({ index, role, messages, sources, ...countPieces(counter, itemPieces(item), names) });
+    const counts = counter.countItem(item, names, key);
+    items.push({
+      index,
+      role,
+      messages,
+      sources,
+      text: counts.text,
+      thinking: counts.thinking,
+      toolArgs: counts.toolArgs,
+      images: counts.images,
+      opaque: counts.opaque,
+    });
   });
   const system = systemPieces(body, systemItems);
   const tools = toolsText(body);

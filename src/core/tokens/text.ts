@@ -140,8 +140,9 @@ function walkObject(node: Json, into: PromptPieces, bucket: "text" | "thinking")
   }
   const isReasoning = type === "reasoning" || type === "thinking" || node["thought"] === true;
   const inner = isReasoning ? "thinking" : bucket;
-  for (const [key, value] of Object.entries(node)) {
-    if (NOT_TEXT.has(key) || value === undefined || value === null) continue;
+  for (const key in node) {
+    const value = node[key];
+    if (value === undefined || value === null || NOT_TEXT.has(key) || !Object.hasOwn(node, key)) continue;
     if (OPAQUE_KEYS.has(key) || (inner === "thinking" && key === "data")) {
       into.opaque += typeof value === "string" ? value.length : 0;
       continue;

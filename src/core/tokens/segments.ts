@@ -1,0 +1,105 @@
+/**
+ * Long texts are counted in segments, so a text that shares most of its lines with one counted before — a tool
+ * result cut to N characters, a bash output cut to its first and last lines, a text with one secret redacted —
+ * re-tokenises only the segments that differ.
+ *
+ * A cut is made only where both vocabularies' pre-tokenisers (o200k and the legacy Claude one) split anyway, so
+ * the sum of the segments' counts is the count of the whole text. Two kinds of place, both at a line start:
+ * - right after a newline that follows a character other than whitespace and precedes an ASCII letter or digit:
+ *   no chunk of either pattern runs across it (a word, number or punctuation chunk cannot take the newline in
+ *   front of a letter; the whitespace chunk is the newline alone, as the character before it is not whitespace);
+ * - before the last space or tab of an indentation, when printable ASCII follows: both patterns end a whitespace
+ *   chunk there (`\s+(?!\S)` leaves the last blank to the chunk that follows), and the same chunk is matched when
+ *   the text ends there instead.
+ * NFKC normalisation cannot join across either. `tests/unit/tokens-segments.test.ts` checks the sums against
+ * whole-text counts with both real tokenizers.
+ *
+ * Which of those points are cuts depends on the text around each point (a hash of the characters before it), not
+ * on its offset, so the same lines are cut the same way wherever they appear: the tail of a cut bash output
+ * lines up with the tail of the full one.
+ */
+
+/** Texts at least this long are counted in segments. */
+export const SEGMENTED_LENGTH = 2048;
+/** No segment is shorter than this (except the last), nor longer than the maximum unless no cut point exists. */
+const MIN_SEGMENT = 128;
+const MAX_SEGMENT = 8192;
+/** One cut point in this many (by the hash of the characters before it) becomes a cut: segments of ~½ KB. */
+const CUT_ONE_IN = 8;
+const HASHED_CHARS = 12;
+/** Indentation longer than this is never cut (see RUN_CAP in tokenizer.ts). */
+const MAX_INDENT = 128;
+
+/** JavaScript's `\s`. */
+function isSpace(c: number): boolean {
+  return (
+    (c >= 9 && c <= 13) ||
+    c === 32 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+const isAsciiAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** A hash of the characters before the newline at `newline`. */
+function localHash(text: string, newline: number): number {
+  let h = 0x811c9dc5;
+  for (let i = Math.max(0, newline - HASHED_CHARS); i < newline; i += 1) {
+    h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Where a line starting after the newline at `newline` may be cut, if anywhere (see above). */
+function cutPoint(text: string, newline: number): number | undefined {
+  let next = newline + 1;
+  while (next < text.length && isSpace(text.charCodeAt(next))) next += 1;
+  // Not inside a long run of blanks: the tokenizers price such runs apart (RUN_CAP), so a cut there could differ.
+  if (next >= text.length || next - newline > MAX_INDENT) return undefined;
+  const first = text.charCodeAt(next);
+  if (next === newline + 1) {
+    const before = newline > 0 ? text.charCodeAt(newline - 1) : 32;
+    return !isSpace(before) && isAsciiAlnum(first) ? next : undefined;
+  }
+  const blank = text.charCodeAt(next - 1);
+  return (blank === 32 || blank === 9) && first > 32 && first < 127 ? next - 1 : undefined;
+}
+
+/** Where the segments of `text` end (the last end is `text.length`); one segment when no cut is possible. */
+export function segmentEnds(text: string): number[] {
+  const ends: number[] = [];
+  let start = 0;
+  for (let newline = text.indexOf("\n", MIN_SEGMENT - 1); newline !== -1; newline = text.indexOf("\n", newline + 1)) {
+    if (newline + 1 - start < MIN_SEGMENT) continue;
+    const cut = cutPoint(text, newline);
+    if (cut === undefined || cut - start < MIN_SEGMENT) continue;
+    if (cut - start >= MAX_SEGMENT || localHash(text, newline) % CUT_ONE_IN === 0) {
+      ends.push(cut);
+      start = cut;
+    }
+  }
+  ends.push(text.length);
+  return ends;
+}
+
+/** A 53-bit hash of `text[start, end)` (cyrb53), standing for the segment in the count cache. */
+export function segmentKey(text: string, start: number, end: number): number {
+  let h1 = 0xdeadbeef ^ (end - start);
+  let h2 = 0x41c6ce57 ^ (end - start);
+  for (let i = start; i < end; i += 1) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
