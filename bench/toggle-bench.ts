@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import type { Tokenizer, TokenizerName } from "../src/core/tokens/tokenizer.ts";
 import { PI_DEFAULTS, projectionOptions, type RuleSettings } from "../src/core/project/rules.ts";
 import { loadSessionText } from "../src/core/session/load.ts";
-import { indexTree, type SessionTree } from "../src/core/session/tree.ts";
+import { indexTree, type EntryTree } from "../src/core/session/tree.ts";
 import { loadTokenizer } from "../src/tokens/load.ts";
 import { projectFor, projectForView } from "../src/worker/projection.ts";
 import { TokensEngine } from "../src/worker/tokens-engine.ts";
@@ -26,7 +26,7 @@ async function loader(): Promise<Loader> {
 }
 
 /** What the session engine does for a "project" then a "tokens" request: one projection, its view, its count. */
-async function projectAndCount(engine: TokensEngine, tree: SessionTree, settings: RuleSettings): Promise<unknown> {
+async function projectAndCount(engine: TokensEngine, tree: EntryTree, settings: RuleSettings): Promise<unknown> {
   const leaf = tree.defaultLeaf as number;
   const projected = projectFor(tree, leaf, settings, undefined);
   const answer = projectForView(tree, leaf, settings, undefined, projected);
@@ -38,7 +38,7 @@ async function projectAndCount(engine: TokensEngine, tree: SessionTree, settings
 /** The whole path, so that it is long (the generator compacts now and then). */
 const BASE: RuleSettings = { ...PI_DEFAULTS, applyCompaction: false };
 
-function readTree(text: string): SessionTree {
+function readTree(text: string): EntryTree {
   const tree = indexTree(loadSessionText("toggle.jsonl", text));
   if (tree.defaultLeaf === undefined) throw new Error("the generated session has no leaf");
   return tree;

@@ -85,8 +85,48 @@ function combineFates(
   return fates;
 }
 
-/** Projects the path to `leaf` into the payload pi would send (with the given what-if options). */
-export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOptions = {}): Result<Projection> {
+/** The path, its agent messages and their LLM messages: what does not depend on the target model. */
+interface Conversation {
+  readonly path: readonly number[];
+  readonly context: AgentContext;
+  readonly llm: LlmConversion;
+}
+
+/** The options stages 5 and 6 read, as a key: two projections with the same key share their conversation. */
+function conversationKey(leaf: number, o: ProjectionOptions): string {
+  return JSON.stringify([
+    leaf,
+    o.applyCompaction,
+    o.includeBranchSummaries,
+    o.excludeCustomTypes,
+    o.excludeCustomRoleTypes,
+    o.blockImages,
+    o.honourExcludeFromContext,
+    o.bash,
+    o.dropThinking,
+    o.truncateToolResults,
+    o.redactSecrets,
+  ]);
+}
+
+/** Conversations remembered per session, the most recent few: one leaf projected for several models or rules. */
+const conversations = new WeakMap<EntryTree, Map<string, Result<Conversation>>>();
+const CONVERSATIONS_PER_SESSION = 16;
+
+function converse(tree: EntryTree, leaf: number, options: ProjectionOptions): Result<Conversation> {
+  let known = conversations.get(tree);
+  if (known === undefined) conversations.set(tree, (known = new Map()));
+  const key = conversationKey(leaf, options);
+  let conversation = known.get(key);
+  if (conversation === undefined) {
+    conversation = makeConversation(tree, leaf, options);
+    if (known.size >= CONVERSATIONS_PER_SESSION) known.delete(known.keys().next().value as string);
+    known.set(key, conversation);
+  }
+  return conversation;
+}
+
+function makeConversation(tree: EntryTree, leaf: number, options: ProjectionOptions): Result<Conversation> {
   const path = pathToLeaf(tree, leaf);
   if (!path.ok) return path;
   const entries = path.value.map((i) => tree.entries[i] as SessionEntry);
@@ -98,9 +138,21 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
     return entry ? `line ${entry.line} of ${tree.file.name}` : tree.file.name;
   };
   const llm = toLlmMessages(context.value.messages, { ...options, locate });
-  const model = options.model ? ok(options.model) : sessionModel(context.value);
+  return ok({ path: path.value, context: context.value, llm });
+}
+
+/**
+ * Projects the path to `leaf` into the payload pi would send (with the given what-if options). The path's
+ * conversation (stages 5 and 6) is shared by projections of the same leaf under the same context and convert
+ * options — other models, thinking levels, system prompts, transform switches — and must never be mutated.
+ */
+export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOptions = {}): Result<Projection> {
+  const conversation = converse(tree, leaf, options);
+  if (!conversation.ok) return conversation;
+  const { path, llm, context } = conversation.value;
+  const model = options.model ? ok(options.model) : sessionModel(context);
   if (!model.ok) return model;
-  const level = options.thinkingLevel ?? context.value.thinkingLevel;
+  const level = options.thinkingLevel ?? context.thinkingLevel;
   const reasoning = level === "off" ? undefined : (level as ThinkingLevel);
   const payload = buildPayload(model.value, {
     messages: llm.messages as LlmMessage[],
@@ -112,7 +164,7 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
     ...(options.transform ? { transform: options.transform } : {}),
   });
   if (!payload.ok) return payload;
-  const llmSources = llm.from.map((agentIndex) => context.value.sources[agentIndex] as number);
+  const llmSources = llm.from.map((agentIndex) => context.sources[agentIndex] as number);
   const drops = new Map<number, string>();
   if (options.transform?.dropFailedTurns !== false) {
     llm.messages.forEach((m, i) => {
@@ -122,15 +174,15 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
   }
   return ok({
     leaf,
-    path: path.value,
-    context: context.value,
+    path,
+    context,
     llm,
     llmSources,
     model: model.value,
     reasoning,
     payload: payload.value,
     itemSources: payload.value.origins.map((origin) => origin.map((i) => llmSources[i] as number)),
-    fates: combineFates(context.value, llm, drops),
+    fates: combineFates(context, llm, drops),
   });
 }
 

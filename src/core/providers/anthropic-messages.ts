@@ -12,7 +12,14 @@ import type {
 } from "../llm/types.ts";
 import type { TransformResult } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
-import { isBlank, originsOf, sanitizeSurrogates, toolResultRunLength, type CacheControl } from "./common.ts";
+import {
+  isBlank,
+  joinedText,
+  originsOf,
+  sanitizeSurrogates,
+  toolResultRunLength,
+  type CacheControl,
+} from "./common.ts";
 
 export interface AnthropicTextBlock {
   readonly type: "text";
@@ -121,7 +128,7 @@ function toAssistantMessage(message: AssistantMessage): AnthropicMessage | undef
 /** Text-only results collapse to one newline-joined string; with images they stay a block list. */
 function toToolResultContent(content: ToolResultMessage["content"]): AnthropicToolResultBlock["content"] {
   if (!content.some((block) => block.type === "image")) {
-    return sanitizeSurrogates(content.map((block) => (block as TextContent).text).join("\n"));
+    return sanitizeSurrogates(joinedText(content));
   }
   const blocks = content.map(toTextOrImageBlock);
   const hasText = blocks.some((block) => block.type === "text");

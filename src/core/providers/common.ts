@@ -175,6 +175,23 @@ export function adjustMaxTokensForThinking(
 /** Content-block guards: pi-ai's `block.type === "text"` (…) filters, typed. */
 export const isText = (block: { readonly type: string }): block is TextContent => block.type === "text";
 export const isImage = (block: { readonly type: string }): block is ImageContent => block.type === "image";
+
+const joinedTexts = new WeakMap<object, string>();
+
+/**
+ * The text blocks of a content list joined by newlines, as pi-ai writes a tool result's text. The same list gives
+ * the same string object every time (a lone text is itself), so what is remembered per string afterwards — the
+ * surrogate scan, the token count — is found without hashing a fresh copy of a long output.
+ */
+export function joinedText(content: readonly { readonly type: string }[]): string {
+  let text = joinedTexts.get(content);
+  if (text === undefined) {
+    const texts = content.filter(isText).map((block) => block.text);
+    text = texts.length === 1 ? (texts[0] as string) : texts.join("\n");
+    joinedTexts.set(content, text);
+  }
+  return text;
+}
 export const isThinking = (block: { readonly type: string }): block is ThinkingContent => block.type === "thinking";
 export const isToolCall = (block: { readonly type: string }): block is ToolCall => block.type === "toolCall";
 

@@ -14,7 +14,7 @@ import type {
 } from "../llm/types.ts";
 import { transformForModel, type TransformOptions } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
-import { isImage, isText, sanitizeSurrogates } from "./common.ts";
+import { isImage, joinedText, sanitizeSurrogates } from "./common.ts";
 
 export interface GeminiInlineData {
   readonly inlineData: { readonly mimeType: string; readonly data: string };
@@ -144,10 +144,7 @@ function functionResponse(
   readonly part: GeminiFunctionResponsePart;
   readonly imageTurn?: GeminiContent;
 } {
-  const text = message.content
-    .filter(isText)
-    .map((c) => c.text)
-    .join("\n");
+  const text = joinedText(message.content);
   const images = model.input.includes("image") ? message.content.filter(isImage).map(toInlineData) : [];
   const nested = supportsImagesInFunctionResponse(model.id);
   const value = text.length > 0 ? sanitizeSurrogates(text) : images.length > 0 ? SEE_IMAGE : "";

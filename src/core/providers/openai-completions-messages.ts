@@ -21,6 +21,7 @@ import {
   isText,
   isThinking,
   isToolCall,
+  joinedText,
   sanitizeSurrogates,
   type CacheControl,
   argumentsText,
@@ -149,10 +150,7 @@ function convertAssistant(
 }
 
 function convertToolResult(message: ToolResultMessage, compat: CompletionsCompat): ChatMessage {
-  const text = message.content
-    .filter(isText)
-    .map((block) => block.text)
-    .join("\n");
+  const text = joinedText(message.content);
   return {
     role: "tool",
     content: sanitizeSurrogates(text.length > 0 ? text : IMAGE_ONLY_RESULT),

@@ -21,7 +21,7 @@ import {
   argumentsText,
   imageDataUrl,
   isImage,
-  isText,
+  joinedText,
   parseSignatureJson,
   sanitizeSurrogates,
   shortHash,
@@ -208,10 +208,7 @@ function skipUnknownBlock(_block: never): [] {
 
 /** Text parts joined by newlines; images become parts only when the model takes images. */
 function toolResultItem(message: ToolResultMessage, model: ModelInfo): FunctionCallOutputItem {
-  const text = message.content
-    .filter(isText)
-    .map((part) => part.text)
-    .join("\n");
+  const text = joinedText(message.content);
   const images = message.content.filter(isImage);
   const callId = message.toolCallId.split("|")[0] ?? "";
   if (images.length > 0 && model.input.includes("image")) {
