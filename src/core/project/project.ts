@@ -67,11 +67,8 @@ export function sessionModel(context: AgentContext): Result<ModelInfo> {
   return model ? ok(model) : err(`the session's model ${provider}/${modelId} is not in pi-ai's model registry`);
 }
 
-function combineFates(
-  context: AgentContext,
-  llm: LlmConversion,
-  transformDrops: ReadonlyMap<number, string>,
-): Map<number, EntryFate> {
+/** What stages 5 and 6 made of every path entry. */
+function conversationFates(context: AgentContext, llm: LlmConversion): Map<number, EntryFate> {
   const fates = new Map<number, EntryFate>();
   for (const [entry, fate] of context.fates) fates.set(entry, fate.kind === "message" ? { kind: "in-context" } : fate);
   llm.fates.forEach((fate, agentIndex) => {
@@ -79,6 +76,17 @@ function combineFates(
     if (fate.kind !== "converted") fates.set(entry, fate);
     else if (fate.changedBy) fates.set(entry, { kind: "in-context", changedBy: fate.changedBy });
   });
+  return fates;
+}
+
+/** The conversation's fates with the turns pi-ai's transform drops; the conversation's own map when none is. */
+function combineFates(
+  conversation: Conversation,
+  transformDrops: ReadonlyMap<number, string>,
+): ReadonlyMap<number, EntryFate> {
+  if (transformDrops.size === 0) return conversation.fates;
+  const { context, llm } = conversation;
+  const fates = new Map(conversation.fates);
   for (const [llmIndex, reason] of transformDrops) {
     fates.set(context.sources[llm.from[llmIndex] as number] as number, { kind: "dropped", reason });
   }
@@ -90,6 +98,7 @@ interface Conversation {
   readonly path: readonly number[];
   readonly context: AgentContext;
   readonly llm: LlmConversion;
+  readonly fates: ReadonlyMap<number, EntryFate>;
 }
 
 /** The options stages 5 and 6 read, as a key: two projections with the same key share their conversation. */
@@ -138,7 +147,7 @@ function makeConversation(tree: EntryTree, leaf: number, options: ProjectionOpti
     return entry ? `line ${entry.line} of ${tree.file.name}` : tree.file.name;
   };
   const llm = toLlmMessages(context.value.messages, { ...options, locate });
-  return ok({ path: path.value, context: context.value, llm });
+  return ok({ path: path.value, context: context.value, llm, fates: conversationFates(context.value, llm) });
 }
 
 /**
@@ -182,7 +191,7 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
     reasoning,
     payload: payload.value,
     itemSources: payload.value.origins.map((origin) => origin.map((i) => llmSources[i] as number)),
-    fates: combineFates(context, llm, drops),
+    fates: combineFates(conversation.value, drops),
   });
 }
 
