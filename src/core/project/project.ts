@@ -156,6 +156,21 @@ function makeConversation(tree: EntryTree, leaf: number, options: ProjectionOpti
  * options — other models, thinking levels, system prompts, transform switches — and must never be mutated.
  */
 export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOptions = {}): Result<Projection> {
+  try {
+    return project(tree, leaf, options);
+  } catch (error) {
+    // Session data of a shape pi never writes (a field of the wrong type, nesting too deep to serialise) can make
+    // a stage throw, as it would make pi throw: say so, and where, rather than fail the whole view.
+    const line = tree.entries[leaf]?.line;
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return err(
+      `the path to ${line === undefined ? `entry ${leaf}` : `line ${line}`} holds data pi does not write, and ` +
+        `projecting it failed (${why})`,
+    );
+  }
+}
+
+function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Result<Projection> {
   const conversation = converse(tree, leaf, options);
   if (!conversation.ok) return conversation;
   const { path, llm, context } = conversation.value;

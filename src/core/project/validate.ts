@@ -5,6 +5,7 @@
 import type { ImageContent, LlmMessage, ModelInfo, TextContent, TransformOptions } from "../llm/types.ts";
 import type { Projection } from "./project.ts";
 import { failedTurnReason } from "./transform.ts";
+import { fieldText } from "../session/describe.ts";
 
 export type Severity = "error" | "warning" | "info";
 
@@ -35,7 +36,7 @@ function isEmpty(m: LlmMessage): boolean {
   if (m.role === "assistant") return m.content.length === 0;
   if (typeof m.content === "string") return m.content.trim() === "";
   const blocks = m.content as readonly (TextContent | ImageContent)[];
-  return blocks.every((c) => c.type === "text" && c.text.trim() === "");
+  return blocks.every((c) => c?.type === "text" && fieldText(c.text).trim() === "");
 }
 
 const roleName = (m: LlmMessage): string =>
@@ -62,13 +63,13 @@ export function validateProjection(projection: Projection, options: ValidateOpti
           ? {
               severity: "warning",
               code: "tool-call-without-result",
-              message: `tool call ${call.name} (${id}) has no result; pi-ai sends "No result provided" as an error result in its place`,
+              message: `tool call ${fieldText(call.name)} (${id}) has no result; pi-ai sends "No result provided" as an error result in its place`,
               entries: [call.entry],
             }
           : {
               severity: "error",
               code: "tool-call-without-result",
-              message: `tool call ${call.name} (${id}) has no result, and with synthetic results switched off the provider would reject the request`,
+              message: `tool call ${fieldText(call.name)} (${id}) has no result, and with synthetic results switched off the provider would reject the request`,
               entries: [call.entry],
             },
       );
@@ -88,7 +89,7 @@ export function validateProjection(projection: Projection, options: ValidateOpti
           findings.push({
             severity: "warning",
             code: "duplicate-tool-call-id",
-            message: `tool call id ${block.id} is used again (first by an earlier turn); providers match results by id`,
+            message: `tool call id ${fieldText(block.id)} is used again (first by an earlier turn); providers match results by id`,
             entries: [source(i), earlier],
           });
         } else seenIds.set(block.id, source(i));
@@ -100,7 +101,7 @@ export function validateProjection(projection: Projection, options: ValidateOpti
         findings.push({
           severity: "error",
           code: "tool-result-without-call",
-          message: `tool result for ${m.toolName} (${m.toolCallId}) answers no tool call of the turn before it; providers reject such a result`,
+          message: `tool result for ${fieldText(m.toolName)} (${fieldText(m.toolCallId)}) answers no tool call of the turn before it; providers reject such a result`,
           entries: [source(i)],
         });
       }

@@ -1,15 +1,33 @@
 /** Short human descriptions of entries, shared by the CLI outline and the app's tree and search. */
 import type { SessionEntry } from "./types.ts";
 
+/**
+ * A field's value as text, for any JSON a file may hold there: strings as they are, other scalars as `String`
+ * writes them, objects and arrays as nothing (`String` throws on `{"toString": 0}`, and "[object Object]" says nothing).
+ */
+export function fieldText(value: unknown): string {
+  if (typeof value === "string") return value;
+  return typeof value === "object" && value !== null ? "" : String(value);
+}
+
+/** JSON of a value from the file, or "…" when it cannot be written (nested too deep for `JSON.stringify`). */
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "…";
+  }
+}
+
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
     .map((block) => {
-      const b = block as Record<string, unknown>;
-      if (b["type"] === "text") return String(b["text"] ?? "");
+      const b = (block ?? {}) as Record<string, unknown>;
+      if (b["type"] === "text") return fieldText(b["text"] ?? "");
       if (b["type"] === "image") return "[image]";
-      if (b["type"] === "toolCall") return `${String(b["name"])}(${JSON.stringify(b["arguments"] ?? {})})`;
+      if (b["type"] === "toolCall") return `${fieldText(b["name"])}(${jsonText(b["arguments"] ?? {})})`;
       if (b["type"] === "thinking") return "";
       return "";
     })
@@ -23,23 +41,23 @@ export function entryText(entry: SessionEntry): string {
   switch (entry.type) {
     case "message": {
       const m = (raw["message"] ?? {}) as Record<string, unknown>;
-      if (m["role"] === "bashExecution") return `$ ${String(m["command"])}\n${String(m["output"] ?? "")}`;
-      if (m["role"] === "branchSummary" || m["role"] === "compactionSummary") return String(m["summary"] ?? "");
+      if (m["role"] === "bashExecution") return `$ ${fieldText(m["command"])}\n${fieldText(m["output"] ?? "")}`;
+      if (m["role"] === "branchSummary" || m["role"] === "compactionSummary") return fieldText(m["summary"] ?? "");
       return textOf(m["content"]);
     }
     case "custom_message":
       return textOf(raw["content"]);
     case "compaction":
     case "branch_summary":
-      return String(raw["summary"] ?? "");
+      return fieldText(raw["summary"] ?? "");
     case "model_change":
-      return `${String(raw["provider"])}/${String(raw["modelId"])}`;
+      return `${fieldText(raw["provider"])}/${fieldText(raw["modelId"])}`;
     case "thinking_level_change":
-      return String(raw["thinkingLevel"]);
+      return fieldText(raw["thinkingLevel"]);
     case "label":
-      return String(raw["label"] ?? "");
+      return fieldText(raw["label"] ?? "");
     case "session_info":
-      return String(raw["name"] ?? "");
+      return fieldText(raw["name"] ?? "");
     default:
       return "";
   }

@@ -1,5 +1,5 @@
 /** pi's tree filters (default, no-tools, user-only, labeled-only, all) and its token search, as pure functions. */
-import { entryText } from "./describe.ts";
+import { entryText, fieldText } from "./describe.ts";
 import type { EntryTree } from "./tree.ts";
 import type { SessionEntry } from "./types.ts";
 
@@ -15,7 +15,7 @@ function messageOf(entry: SessionEntry): Record<string, unknown> | undefined {
 
 function hasText(content: unknown): boolean {
   if (typeof content === "string") return content.trim() !== "";
-  return Array.isArray(content) && content.some((b) => b?.type === "text" && String(b.text ?? "").trim() !== "");
+  return Array.isArray(content) && content.some((b) => b?.type === "text" && fieldText(b.text ?? "").trim() !== "");
 }
 
 /** As pi's /tree: assistant turns with only tool calls are hidden (unless failed or the leaf), then the mode applies. */

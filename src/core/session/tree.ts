@@ -92,6 +92,38 @@ function findCycles(parentOf: readonly (number | undefined)[]): Set<number> {
   return inCycle;
 }
 
+/** Entries off every cycle whose parent chain runs into one: no root leads to them, and pi loops on them too. */
+function belowCycles(children: readonly (readonly number[])[], inCycle: ReadonlySet<number>): number[] {
+  const seen = new Set(inCycle);
+  const stack = [...inCycle];
+  const below: number[] = [];
+  while (stack.length > 0) {
+    for (const child of children[stack.pop()!] ?? []) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      below.push(child);
+      stack.push(child);
+    }
+  }
+  return below.sort((a, b) => a - b);
+}
+
+function cycleDiagnostic(entries: readonly SessionEntry[], inCycle: ReadonlySet<number>, below: number[]): Diagnostic {
+  const lines = (of: readonly number[]) =>
+    of
+      .slice(0, 10)
+      .map((i) => entries[i]?.line)
+      .join(", ") + (of.length > 10 ? ", …" : "");
+  const cycle = [...inCycle];
+  const descendants = below.length > 0 ? ` and ${below.length} more descend from it (lines ${lines(below)})` : "";
+  return {
+    severity: "error",
+    code: "parent-cycle",
+    line: entries[cycle[0]!]?.line,
+    message: `${inCycle.size} entries form a parent cycle (lines ${lines(cycle)})${descendants}; no root leads to them, and pi would loop forever building context from any leaf below it.`,
+  };
+}
+
 function collectLabels(entries: readonly SessionEntry[]): Map<string, EntryLabel> {
   const labels = new Map<string, EntryLabel>();
   for (const entry of entries) {
@@ -124,15 +156,7 @@ export function indexTree(file: SessionFile): EntryTree {
   const roots: number[] = [];
   parentOf.forEach((parent, index) => (parent === undefined ? roots.push(index) : children[parent]?.push(index)));
   const inCycle = findCycles(parentOf);
-  if (inCycle.size > 0) {
-    const lines = [...inCycle].map((i) => entries[i]?.line).slice(0, 10);
-    diagnostics.push({
-      severity: "error",
-      code: "parent-cycle",
-      line: lines[0],
-      message: `${inCycle.size} entries form a parent cycle (lines ${lines.join(", ")}${inCycle.size > 10 ? ", …" : ""}); pi would loop forever building context from any leaf below it.`,
-    });
-  }
+  if (inCycle.size > 0) diagnostics.push(cycleDiagnostic(entries, inCycle, belowCycles(children, inCycle)));
   const defaultLeaf = entries.length > 0 ? entries.length - 1 : undefined;
   return {
     file,

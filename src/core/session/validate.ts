@@ -22,6 +22,10 @@ function tally(map: Map<string, Tally>, key: string, line: number): void {
 
 const times = (n: number) => (n === 1 ? "once" : `${n} times`);
 
+/** A type or role from the file, for a message: `String` of a scalar, the kind of an object or array. */
+const nameOf = (value: unknown): string =>
+  typeof value !== "object" || value === null ? String(value) : Array.isArray(value) ? "(an array)" : "(an object)";
+
 export function validateEntries(entries: readonly SessionEntry[], diagnostics: Diagnostic[]): void {
   const unknownTypes = new Map<string, Tally>();
   const unknownRoles = new Map<string, Tally>();
@@ -37,7 +41,7 @@ export function validateEntries(entries: readonly SessionEntry[], diagnostics: D
       });
     }
     if (!isKnownEntryType(entry.raw["type"])) {
-      tally(unknownTypes, String(entry.raw["type"] ?? "(none)"), entry.line);
+      tally(unknownTypes, nameOf(entry.raw["type"] ?? "(none)"), entry.line);
       continue;
     }
     const type = entry.raw["type"];
@@ -46,7 +50,7 @@ export function validateEntries(entries: readonly SessionEntry[], diagnostics: D
     const message = entry.raw["message"];
     if (type === "message" && typeof message === "object" && message !== null) {
       const role = (message as Record<string, unknown>)["role"];
-      if (!isKnownRole(role)) tally(unknownRoles, String(role), entry.line);
+      if (!isKnownRole(role)) tally(unknownRoles, nameOf(role), entry.line);
       else
         for (const field of unknownFields(`role:${role}`, message as Record<string, unknown>))
           tally(extraFields, `${role} message: ${field}`, entry.line);

@@ -8,6 +8,7 @@ import { PI_VERSION, projectionOptions, ruleById, settingsDiff, type RuleSetting
 import { validateProjection } from "../project/validate.ts";
 import { findModel, parseModelRef } from "../models/registry.ts";
 import { err, ok, type Result } from "../result.ts";
+import { CURRENT_VERSION } from "../session/migrate.ts";
 import type { EntryTree } from "../session/tree.ts";
 import { bytesToBase64 } from "./base64.ts";
 import { CONTEXT_LENS_VERSION } from "./producer.ts";
@@ -33,17 +34,17 @@ export interface SnapshotOptions {
   readonly tokens?: SnapshotTokens | CountedTokens;
 }
 
-/** How the snapshot names an entry: its id when unique on the path, else `line:N`. */
+/** How the snapshot names an entry: its id when unique on the path (and not empty), else `line:N`. */
 function pathRefs(tree: EntryTree, path: readonly number[]): Map<number, string> {
   const seen = new Map<string, number>();
   for (const i of path) {
     const id = tree.entries[i]?.id;
-    if (id !== undefined) seen.set(id, (seen.get(id) ?? 0) + 1);
+    if (id) seen.set(id, (seen.get(id) ?? 0) + 1);
   }
   return new Map(
     path.map((i) => {
       const entry = tree.entries[i]!;
-      return [i, entry.id !== undefined && seen.get(entry.id) === 1 ? entry.id : `line:${entry.line}`];
+      return [i, entry.id && seen.get(entry.id) === 1 ? entry.id : `line:${entry.line}`];
     }),
   );
 }
@@ -95,13 +96,24 @@ function jsonBody(body: Record<string, unknown>): Record<string, unknown> {
   ) as Record<string, unknown>;
 }
 
+/**
+ * The file's format version as a snapshot holds it, an integer from 1: a header version pi never writes (0.5, -3,
+ * 2.5, 1e400) is recorded as the version pi reads it as — below 2 is 1, below 3 is 2, above 3 a newer one.
+ */
+function formatVersion(version: number): number {
+  if (Number.isSafeInteger(version) && version >= 1) return version;
+  if (version < 2) return 1;
+  if (version < 3) return 2;
+  return Number.isSafeInteger(Math.ceil(version)) ? Math.ceil(version) : CURRENT_VERSION + 1;
+}
+
 function sessionOf(tree: EntryTree): Snapshot["session"] {
   const header = tree.file.header;
   return {
     ...(header?.id !== undefined ? { id: header.id } : {}),
     fileName: tree.file.name,
     ...(typeof header?.cwd === "string" ? { cwd: header.cwd } : {}),
-    version: tree.file.version,
+    version: formatVersion(tree.file.version),
     ...(typeof header?.parentSession === "string" ? { parentSession: header.parentSession } : {}),
     ...(tree.name !== undefined ? { name: tree.name } : {}),
   };
@@ -109,7 +121,9 @@ function sessionOf(tree: EntryTree): Snapshot["session"] {
 
 function modelOf(projection: Projection): Snapshot["model"] {
   const own = projection.context.model;
-  const sessionRef = own ? `${own.provider}/${own.modelId}` : undefined;
+  // A model_change of a damaged file may name its model with anything; only strings make a "PROVIDER/ID".
+  const named = typeof own?.provider === "string" && typeof own.modelId === "string";
+  const sessionRef = named ? `${own.provider}/${own.modelId}` : undefined;
   const { provider, id, api, name } = projection.model;
   return {
     provider,
@@ -196,7 +210,8 @@ export function snapshotFromProjection(
 
 /**
  * The snapshot of the path to `leaf` under `settings`, for `model` (undefined = the model the path ends with).
- * Fails where the projection fails (no model on the path, a payload pi-ai would refuse to build).
+ * Fails where the projection fails (no model on the path, a payload pi-ai would refuse to build), and when the
+ * payload cannot be written as JSON (a value of the session nested thousands deep overflows `JSON.stringify`).
  */
 export function createSnapshot(
   tree: EntryTree,
@@ -208,7 +223,12 @@ export function createSnapshot(
   const base = projectionOptions(settings);
   const projection = projectLeaf(tree, leaf, model ? { ...base, model } : base);
   if (!projection.ok) return projection;
-  return ok(snapshotFromProjection(tree, projection.value, settings, options));
+  try {
+    return ok(snapshotFromProjection(tree, projection.value, settings, options));
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return err(`the payload cannot be written as JSON (${error.message}): the session holds a value nested too deep`);
+  }
 }
 
 /** `createSnapshot` for a model named "PROVIDER/ID" (undefined = the path's own), as the app's worker is asked. */

@@ -15,6 +15,7 @@ import { familyOf, familyVocabulary, type FamilyId } from "./family.ts";
 import { renderArguments } from "./text.ts";
 import { assistantOf } from "./turns.ts";
 import { recordedRequest } from "./usage.ts";
+import { fieldText } from "../session/describe.ts";
 
 /** One session's turns, with the group (repository) it is held out by and what its replies cost. */
 export interface SessionSample {
@@ -118,14 +119,15 @@ export function replySamples(tree: EntryTree, counter: TokenCounter): ReplySampl
     if (!message || !Array.isArray(message["content"])) continue;
     const recorded = recordedRequest(message, entry.raw["timestamp"]);
     if (!recorded.ok || recorded.output <= 0) continue;
-    const family = familyOf(String(message["model"]), String(message["provider"])).id;
+    const family = familyOf(fieldText(message["model"]), fieldText(message["provider"])).id;
     const visible: string[] = [];
     const thinking: string[] = [];
     let opaque = 0;
     let hasThinking = false;
     for (const block of message["content"] as Record<string, unknown>[]) {
       if (block?.["type"] === "text" && typeof block["text"] === "string") visible.push(block["text"]);
-      else if (block?.["type"] === "toolCall") visible.push(String(block["name"]), renderArguments(block["arguments"]));
+      else if (block?.["type"] === "toolCall")
+        visible.push(fieldText(block["name"]), renderArguments(block["arguments"]));
       else if (block?.["type"] === "thinking") {
         hasThinking = true;
         if (!block["redacted"] && typeof block["thinking"] === "string") thinking.push(block["thinking"]);

@@ -13,6 +13,7 @@ import { countPayload, type TokenCounter } from "./count.ts";
 import { FAMILY_COEFFICIENTS, familyOf, type FamilyCoefficients, type FamilyId } from "./family.ts";
 import type { TokenizerName } from "./tokenizer.ts";
 import { recordedTurns, turnRequest, type RecordedTurn } from "./turns.ts";
+import { fieldText } from "../session/describe.ts";
 
 /** What the estimators know about one recorded turn: its request's features and its usable anchors. */
 export interface TurnFeatures {
@@ -39,7 +40,7 @@ const modelKey = (t: RecordedTurn): string => `${t.provider}/${t.modelId}`;
 export const RESUME_GAP_MS = 30 * 60 * 1000;
 
 const entryTime = (tree: EntryTree, index: number): number => {
-  const time = Date.parse(String(tree.entries[index]?.raw["timestamp"] ?? ""));
+  const time = Date.parse(fieldText(tree.entries[index]?.raw["timestamp"] ?? ""));
   return Number.isNaN(time) ? Number.NaN : time;
 };
 

@@ -11,6 +11,7 @@ import { countPayload, type TokenCounter } from "./count.ts";
 import { RESUME_GAP_MS } from "./estimate.ts";
 import { familyOf, tokenizersFor, type Family } from "./family.ts";
 import { recordedTurns, turnRequest, type RecordedTurn } from "./turns.ts";
+import { fieldText } from "../session/describe.ts";
 
 /** A number with what it is. */
 export type TokenFigure =
@@ -69,7 +70,7 @@ function timeOf(tree: EntryTree, index: number): number {
   }
   let time = times[index] as number;
   if (Number.isNaN(time)) {
-    time = Date.parse(String(tree.entries[index]?.raw["timestamp"]));
+    time = Date.parse(fieldText(tree.entries[index]?.raw["timestamp"]));
     // An unparseable timestamp stays NaN, as Date.parse gave before: gaps with it are never over the limit.
     if (!Number.isNaN(time)) times[index] = time;
   }

@@ -8,6 +8,7 @@ import { projectLeaf, type Projection, type ProjectionOptions } from "../project
 import type { Result } from "../result.ts";
 import type { EntryTree } from "../session/tree.ts";
 import { recordedRequest } from "./usage.ts";
+import { fieldText } from "../session/describe.ts";
 
 export interface RecordedTurn {
   /** Entry index of the assistant message. */
@@ -46,9 +47,9 @@ export function recordedTurns(tree: EntryTree): RecordedTurn[] {
       entry: entry.index,
       line: entry.line,
       id: entry.id,
-      provider: String(message["provider"]),
-      modelId: String(message["model"]),
-      api: String(message["api"]),
+      provider: fieldText(message["provider"]),
+      modelId: fieldText(message["model"]),
+      api: fieldText(message["api"]),
       prompt: recorded.prompt,
       output: recorded.output,
     });

@@ -1,0 +1,126 @@
+/** Bugs the fuzzer (tests/fuzz) found in loading, the tree and snapshots, each pinned by the smallest input found. */
+import { describe, expect, it } from "vitest";
+import { findModel } from "../../src/core/models/registry.ts";
+import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
+import { entryText } from "../../src/core/session/describe.ts";
+import { searchEntries, TREE_FILTERS } from "../../src/core/session/filter.ts";
+import { loadSessionText, SessionLoader } from "../../src/core/session/load.ts";
+import { indexTree } from "../../src/core/session/tree.ts";
+import { createSnapshot } from "../../src/core/snapshot/create.ts";
+import { snapshotJson } from "../../src/core/snapshot/export.ts";
+import { parseSnapshot } from "../../src/core/snapshot/parse.ts";
+import { assistant, entry, header, modelChange, session, user } from "../support/build.ts";
+
+const HEADER = JSON.stringify(header());
+const load = (...lines: string[]) => loadSessionText("f.jsonl", `${[HEADER, ...lines].join("\n")}\n`);
+const tree = (...lines: string[]) => indexTree(load(...lines));
+
+/** An object `String()` cannot turn into text: its toString is not a function. */
+const UNPRINTABLE = '{"toString":0}';
+
+describe("fields holding objects String() cannot print", () => {
+  it("an entry type such as {toString: 0} is reported as an unknown type, not thrown", () => {
+    const file = load(`{"type":${UNPRINTABLE},"id":"a","parentId":null,"timestamp":"t"}`);
+    const unknown = file.diagnostics.find((d) => d.code === "unknown-entry-type");
+    expect(unknown?.message).toContain('Entry type "(an object)"');
+  });
+
+  it("a message role such as {toString: 0} is reported as an unknown role, not thrown", () => {
+    const file = load(`{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":${UNPRINTABLE}}}`);
+    expect(file.diagnostics.find((d) => d.code === "unknown-role")?.message).toContain('role "(an object)"');
+  });
+
+  it("text, labels, names and null blocks describe and search without throwing", () => {
+    const t = tree(
+      `{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":[null,{"type":"text","text":${UNPRINTABLE}}]}}`,
+      `{"type":"label","id":"b","parentId":"a","timestamp":"t","targetId":"a","label":${UNPRINTABLE}}`,
+      `{"type":"model_change","id":"c","parentId":"b","timestamp":"t","provider":${UNPRINTABLE},"modelId":"m"}`,
+    );
+    expect(t.entries.map(entryText)).toEqual(["", "", "/m"]);
+    for (const filter of TREE_FILTERS) expect(() => searchEntries(t, "m", filter, 2)).not.toThrow();
+  });
+
+  it("tool-call arguments nested 12,000 deep describe as … instead of overflowing JSON.stringify", () => {
+    const deep = "[".repeat(12_000) + "]".repeat(12_000);
+    const t = tree(
+      `{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"read","arguments":${deep}}]}}`,
+    );
+    expect(entryText(t.entries[0]!)).toBe("read(…)");
+  });
+});
+
+describe("UTF-8 statistics do not depend on how the bytes are chunked", () => {
+  const loadChunks = (...chunks: number[][]) => {
+    const loader = new SessionLoader("f.jsonl");
+    for (const chunk of chunks) loader.push(Uint8Array.from(chunk));
+    return loader.finish().stats.invalidUtf8;
+  };
+  const [a, quote] = [0x61, 0x22];
+
+  it("a U+FFFD written in the file (EF BF BD) split across two chunks is valid UTF-8", () => {
+    expect(loadChunks([quote, 0xef], [0xbf, 0xbd, quote])).toBe(false);
+    expect(loadChunks([quote, 0xef, 0xbf], [0xbd, quote])).toBe(false);
+    expect(loadChunks([quote, 0xef], [0xbf], [0xbd, quote])).toBe(false);
+  });
+
+  it("a multi-byte sequence cut off by the end of the file is invalid UTF-8", () => {
+    expect(loadChunks([a, 0xe2, 0x82])).toBe(true);
+    expect(loadChunks([a], [0xf0, 0x9f])).toBe(true);
+  });
+});
+
+describe("parent cycles", () => {
+  it("the cycle diagnostic counts the entries that hang below the cycle, which no root leads to either", () => {
+    const t = tree(
+      JSON.stringify(user("e0", "e0")),
+      JSON.stringify(user("e1", "e0")),
+      JSON.stringify(user("e2", "e1")),
+      JSON.stringify(user("r", null)),
+    );
+    expect(t.roots).toEqual([3]);
+    const cycle = t.diagnostics.find((d) => d.code === "parent-cycle")!;
+    expect(cycle.message).toMatch(
+      /^1 entries form a parent cycle \(lines 2\) and 2 more descend from it \(lines 3, 4\);/,
+    );
+  });
+});
+
+describe("snapshots of damaged sessions read back", () => {
+  const claude = findModel("anthropic", "claude-sonnet-4-5")!;
+  const roundTrip = (text: string, leaf = 0) => {
+    const made = createSnapshot(indexTree(loadSessionText("f.jsonl", text)), leaf, PI_DEFAULTS, claude);
+    if (!made.ok) throw new Error(made.error);
+    return parseSnapshot(snapshotJson(made.value));
+  };
+
+  it("an entry with the empty id is named line:N (a ref may not be empty)", () => {
+    const read = roundTrip(session(header(), user("", null)));
+    expect(read.ok && read.value.leaf.ref).toBe("line:2");
+  });
+
+  it("a header version pi never writes is recorded as the version pi reads it as", () => {
+    const versions = { "0.5": 1, "-3": 1, "2.5": 2, "3.5": 4, "1e400": 4 };
+    for (const [written, recorded] of Object.entries(versions)) {
+      const text = session(JSON.stringify(header()).replace('"version":3', `"version":${written}`), user("u", null));
+      const read = roundTrip(text);
+      expect(read.ok && read.value.session.version, written).toBe(recorded);
+    }
+  });
+
+  it("a payload nested too deep for JSON.stringify is a stated error, not an exception", () => {
+    const deep = "[".repeat(12_000) + "]".repeat(12_000);
+    const call = { type: "toolCall", id: "c", name: "read", arguments: { x: "DEEP" } };
+    const text = session(header(), assistant("a", null, [call])).replace('"DEEP"', deep);
+    const made = createSnapshot(indexTree(loadSessionText("f.jsonl", text)), 0, PI_DEFAULTS, claude);
+    expect(made).toMatchObject({ ok: false, error: expect.stringMatching(/^the payload cannot be written as JSON/) });
+  });
+
+  it("a model_change naming its provider with an object does not stop a snapshot for a chosen model", () => {
+    const change = { ...modelChange("m", null, "anthropic", "x"), provider: { toString: 0 } };
+    const read = roundTrip(
+      session(header(), change, entry("message", "u", "m", { message: { role: "user", content: "hi" } })),
+      1,
+    );
+    expect(read.ok && read.value.model.sessionModel).toBeUndefined();
+  });
+});
