@@ -17,6 +17,10 @@ export interface LoadHandle {
   cancel(): void;
 }
 
+/**
+ * Entry, search, project, tokens and rule-effects questions also resolve undefined when the worker stopped before
+ * answering them: the app asks again once a restarted worker has re-read the sessions.
+ */
 export interface SessionClient {
   load(key: string, file: Blob, name: string, onProgress: (p: LoadProgress) => void): LoadHandle;
   remove(key: string): Promise<void>;
@@ -65,9 +69,29 @@ export interface SessionClient {
 }
 
 interface Pending {
+  readonly request: Request;
   readonly resolve: (response: Response) => void;
+  readonly reject: (error: Error) => void;
   readonly onProgress?: (p: LoadProgress) => void;
 }
+
+/**
+ * The worker stopped before it answered. Loads that were in flight were not opened; a question about the view
+ * that was in flight resolves undefined instead (as if replaced: the app asks again once a new worker is up).
+ */
+export class WorkerStoppedError extends Error {
+  /** Why it stopped, for people: "Uncaught RangeError: …", "it did not answer for 30 s". */
+  readonly reason: string;
+
+  constructor(reason: string, message: string) {
+    super(message);
+    this.name = "WorkerStoppedError";
+    this.reason = reason;
+  }
+}
+
+/** What the app asks again for the selected session once a restarted worker has re-read it. */
+const REASKED: ReadonlySet<string> = new Set(["entry", "search", "project", "tokens", "ruleEffects"]);
 
 /** Speaks the protocol over any `postMessage` channel. */
 export class ProtocolClient implements SessionClient {
@@ -89,10 +113,23 @@ export class ProtocolClient implements SessionClient {
     pending.resolve(response);
   }
 
-  /** Fails every open request (the worker crashed); what was already loaded stays in the UI. */
-  failAll(message: string): void {
-    for (const [requestId, pending] of this.#pending) pending.resolve({ type: "error", requestId, message });
+  /** True while some request waits for its answer. */
+  get busy(): boolean {
+    return this.#pending.size > 0;
+  }
+
+  /**
+   * The other side stopped: every open request fails with a `WorkerStoppedError` (what was already loaded stays in
+   * the UI). Returns the requests that were open, so the caller can say which files were being read.
+   */
+  stop(reason: string): Request[] {
+    const open = [...this.#pending.values()];
     this.#pending.clear();
+    for (const { request, reject } of open) {
+      const what = request.type === "load" ? `while reading ${request.name}` : "before it answered";
+      reject(new WorkerStoppedError(reason, `The session worker stopped ${what} (${reason}).`));
+    }
+    return open.map((p) => p.request);
   }
 
   #request(
@@ -100,10 +137,11 @@ export class ProtocolClient implements SessionClient {
     onProgress?: (p: LoadProgress) => void,
   ): { requestId: number; response: Promise<Response> } {
     const requestId = this.#nextId++;
-    const response = new Promise<Response>((resolve) =>
-      this.#pending.set(requestId, { resolve, ...(onProgress ? { onProgress } : {}) }),
+    const request = make(requestId);
+    const response = new Promise<Response>((resolve, reject) =>
+      this.#pending.set(requestId, { request, resolve, reject, ...(onProgress ? { onProgress } : {}) }),
     );
-    this.#send(make(requestId));
+    this.#send(request);
     return { requestId, response };
   }
 
@@ -222,25 +260,19 @@ export class ProtocolClient implements SessionClient {
     return r?.type === "cacheSeries" ? r.answer : undefined;
   }
 
+  /**
+   * The latest request of this kind wins. Questions the app asks again when it re-selects the session after a
+   * restart (`REASKED`) resolve undefined when the worker stops; the others fail with the reason.
+   */
   async #latestWins(kind: string, make: (requestId: number) => Request): Promise<Response | undefined> {
     const { requestId, response } = this.#request(make);
     this.#latest.set(kind, requestId);
-    const r = await response;
-    if (this.#latest.get(kind) !== requestId) return undefined;
+    const r = await response.catch((error: unknown) => {
+      if (error instanceof WorkerStoppedError && REASKED.has(kind)) return undefined;
+      throw error;
+    });
+    if (r === undefined || this.#latest.get(kind) !== requestId) return undefined;
     if (r.type === "error") throw new Error(r.message);
     return r;
   }
-}
-
-/** The real thing: sessions parsed and held in a Web Worker. */
-export function createWorkerClient(onCrash: (message: string) => void): SessionClient {
-  const worker = new Worker(new URL("./session.worker.ts", import.meta.url), { type: "module", name: "sessions" });
-  const client = new ProtocolClient((request) => worker.postMessage(request));
-  worker.onmessage = (event: MessageEvent<Response>) => client.receive(event.data);
-  worker.onerror = (event) => {
-    const message = `The session worker stopped (${event.message || "unknown error"}); files being loaded were not opened. Open them again.`;
-    client.failAll(message);
-    onCrash(message);
-  };
-  return client;
 }

@@ -159,3 +159,7 @@ export type Response =
   | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }
   | { readonly type: "done"; readonly requestId: number }
   | { readonly type: "error"; readonly requestId: number; readonly message: string };
+
+/** Liveness check, answered by the worker entry itself (not the engine) whenever its event loop is free. */
+export type Ping = { readonly type: "ping" };
+export type Pong = { readonly type: "pong" };

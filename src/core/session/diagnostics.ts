@@ -21,6 +21,8 @@ export type DiagnosticCode =
   | "missing-parent"
   | "parent-cycle"
   | "invalid-utf8"
+  | "long-line"
+  | "line-too-long"
   | "binary"
   | "empty-file"
   | "not-a-session";

@@ -1,7 +1,16 @@
 /**
  * Stage 1a: bytes → lines, incrementally. Chunks of any size go in; complete lines come out as they are found,
  * so a 200 MB file is never one string. Handles a UTF-8 BOM and CRLF line endings (reported, not fatal).
+ * One line is one string, so a line longer than `MAX_LINE_CHARS` is skipped (and counted) instead of held.
  */
+
+/** A line this long (in characters) is named in the stats: loading and showing it takes time and memory. */
+export const LONG_LINE_CHARS = 8 * 1024 * 1024;
+/**
+ * The longest line kept (in characters). V8 strings stop at 2^29 characters, and parsing one line takes several
+ * times its size; a longer line is skipped and reported, so memory stays bounded whatever the file holds.
+ */
+export const MAX_LINE_CHARS = 128 * 1024 * 1024;
 
 export interface RawLine {
   /** 1-based line number. */
@@ -12,6 +21,15 @@ export interface RawLine {
   readonly crlf: boolean;
   /** True for the last line when the file does not end with a newline. */
   readonly unterminated: boolean;
+  /** True when the line was longer than the splitter's limit: `text` is empty and the line is in `longLines`. */
+  readonly skipped: boolean;
+}
+
+/** A line of at least `LONG_LINE_CHARS` characters: its UTF-8 size, and whether it was skipped as too long. */
+export interface LongLine {
+  readonly line: number;
+  readonly bytes: number;
+  readonly skipped: boolean;
 }
 
 export interface LineStats {
@@ -21,6 +39,15 @@ export interface LineStats {
   readonly crlfLines: number;
   readonly nulBytes: boolean;
   readonly invalidUtf8: boolean;
+  /** Lines of `LONG_LINE_CHARS` characters or more, in file order. */
+  readonly longLines: readonly LongLine[];
+}
+
+export interface LineLimits {
+  /** Lines this long or longer are listed in `LineStats.longLines` (default `LONG_LINE_CHARS`). */
+  readonly longChars?: number;
+  /** Longer lines are skipped (default `MAX_LINE_CHARS`). */
+  readonly maxChars?: number;
 }
 
 /** Splits a byte stream into lines. Call `push` for each chunk and `end` once; `onLine` sees every line. */
@@ -34,18 +61,27 @@ export class LineSplitter {
   #bom = false;
   #nulBytes = false;
   #invalidUtf8 = false;
+  /** The last two bytes pushed: an encoded U+FFFD may straddle two chunks. */
+  #tail: Uint8Array = new Uint8Array(0);
   #started = false;
+  readonly #longChars: number;
+  readonly #maxChars: number;
+  readonly #longLines: LongLine[] = [];
+  /** UTF-8 bytes of the line being skipped (longer than the limit), while it is being skipped. */
+  #skippedBytes: number | undefined;
 
-  constructor(onLine: (line: RawLine) => void) {
+  constructor(onLine: (line: RawLine) => void, limits: LineLimits = {}) {
     this.#onLine = onLine;
+    this.#longChars = limits.longChars ?? LONG_LINE_CHARS;
+    this.#maxChars = limits.maxChars ?? MAX_LINE_CHARS;
   }
 
   push(chunk: Uint8Array): void {
     if (!this.#nulBytes && hasZeroByte(chunk)) this.#nulBytes = true;
     this.#bytes += chunk.byteLength;
     const text = this.#decoder.decode(chunk, { stream: true });
-    if (!this.#invalidUtf8 && text.includes("\uFFFD"))
-      this.#invalidUtf8 = countReplacementChars(text) > countEncodedReplacements(chunk);
+    this.#noteReplacements(text, chunk);
+    this.#tail = lastTwo(this.#tail, chunk);
     this.#consume(text);
   }
 
@@ -57,9 +93,10 @@ export class LineSplitter {
   }
 
   end(): LineStats {
-    this.#consume(this.#decoder.decode());
-    if (this.#rest.length > 0) this.#emit(this.#rest, true);
-    this.#rest = "";
+    const rest = this.#decoder.decode();
+    this.#noteReplacements(rest, new Uint8Array(0)); // a sequence cut off by the end of the file
+    this.#consume(rest);
+    if (this.#rest.length > 0 || this.#skippedBytes !== undefined) this.#endLine("", true);
     return {
       bytes: this.#bytes,
       lines: this.#number,
@@ -67,7 +104,17 @@ export class LineSplitter {
       crlfLines: this.#crlfLines,
       nulBytes: this.#nulBytes,
       invalidUtf8: this.#invalidUtf8,
+      longLines: this.#longLines,
     };
+  }
+
+  /**
+   * The decoder writes U+FFFD for every invalid sequence, and for every U+FFFD the file itself holds (EF BF BD):
+   * a chunk's text has more of them than the encoded ones completed in the chunk only when some bytes are invalid.
+   */
+  #noteReplacements(text: string, chunk: Uint8Array): void {
+    if (this.#invalidUtf8 || !text.includes("\uFFFD")) return;
+    this.#invalidUtf8 = countReplacementChars(text) > countEncodedReplacements(this.#tail, chunk);
   }
 
   #consume(text: string): void {
@@ -80,30 +127,60 @@ export class LineSplitter {
       }
     }
     let start = 0;
-    let newline = text.indexOf("\n");
-    if (newline === -1) {
-      this.#rest += text;
-      return;
-    }
-    let first = true;
-    while (newline !== -1) {
-      const piece = text.slice(start, newline);
-      this.#emit(first ? this.#rest + piece : piece, false);
-      first = false;
+    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+      this.#endLine(text.slice(start, newline), false);
       start = newline + 1;
-      newline = text.indexOf("\n", start);
     }
-    this.#rest = text.slice(start);
+    this.#extend(start === 0 ? text : text.slice(start));
   }
 
-  #emit(line: string, unterminated: boolean): void {
+  /** Adds text to the line being read, or counts it when the line is already too long to keep. */
+  #extend(piece: string): void {
+    if (this.#skippedBytes !== undefined) {
+      this.#skippedBytes += utf8Length(piece);
+    } else if (this.#rest.length + piece.length > this.#maxChars) {
+      this.#skippedBytes = utf8Length(this.#rest) + utf8Length(piece);
+      this.#rest = "";
+    } else {
+      this.#rest += piece;
+    }
+  }
+
+  /** The line being read ends with `piece` (and a newline, unless `unterminated`). */
+  #endLine(piece: string, unterminated: boolean): void {
+    this.#extend(piece);
+    const line = this.#rest;
+    const skippedBytes = this.#skippedBytes;
+    this.#rest = "";
+    this.#skippedBytes = undefined;
     this.#number += 1;
+    if (skippedBytes !== undefined) {
+      this.#longLines.push({ line: this.#number, bytes: skippedBytes, skipped: true });
+      this.#onLine({ number: this.#number, text: "", crlf: false, unterminated, skipped: true });
+      return;
+    }
+    if (line.length >= this.#longChars)
+      this.#longLines.push({ line: this.#number, bytes: utf8Length(line), skipped: false });
     const crlf = line.endsWith("\r");
     if (crlf) this.#crlfLines += 1;
-    this.#onLine({ number: this.#number, text: crlf ? line.slice(0, -1) : line, crlf, unterminated });
+    const text = crlf ? line.slice(0, -1) : line;
+    this.#onLine({ number: this.#number, text, crlf, unterminated, skipped: false });
   }
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** The UTF-8 size of `text` (decoded text: every surrogate is half of a 4-byte pair). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  if (!NON_ASCII.test(text)) return bytes; // the common case, found by a native scan several times faster
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
 /** `bytes.includes(0)`, 4 bytes at a time: about twice as fast on the 32 MiB chunks of a large file. */
 function hasZeroByte(bytes: Uint8Array): boolean {
   const head = Math.min(bytes.length, (4 - (bytes.byteOffset & 3)) & 3);
@@ -125,11 +202,25 @@ function countReplacementChars(text: string): number {
   return n;
 }
 
-/** U+FFFD written in the file itself (bytes EF BF BD) is text, not a decoding failure. */
-function countEncodedReplacements(bytes: Uint8Array): number {
+/**
+ * U+FFFD written in the file itself (bytes EF BF BD) is text, not a decoding failure. Counts those that end in
+ * `bytes`, including one begun in `before` (the last bytes of the previous chunk).
+ */
+function countEncodedReplacements(before: Uint8Array, bytes: Uint8Array): number {
+  const at = (i: number): number | undefined => (i < 0 ? before[before.length + i] : bytes[i]);
   let n = 0;
+  for (let i = -before.length; i < 0; i += 1) if (at(i) === 0xef && at(i + 1) === 0xbf && at(i + 2) === 0xbd) n += 1;
   for (let i = bytes.indexOf(0xef); i !== -1 && i + 2 < bytes.length; i = bytes.indexOf(0xef, i + 1)) {
     if (bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) n += 1;
   }
   return n;
+}
+
+/** The last two bytes of `before` followed by `chunk`. */
+function lastTwo(before: Uint8Array, chunk: Uint8Array): Uint8Array {
+  if (chunk.length >= 2) return chunk.slice(-2);
+  const joined = new Uint8Array(before.length + chunk.length);
+  joined.set(before);
+  joined.set(chunk, before.length);
+  return joined.slice(-2);
 }

@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from "./diagnostics.ts";
 import { parseJsonLine } from "./json-line.ts";
-import { LineSplitter, type LineStats, type RawLine } from "./lines.ts";
+import { LineSplitter, MAX_LINE_CHARS, type LineLimits, type LineStats, type LongLine, type RawLine } from "./lines.ts";
 import { classifyFile, isPiHeader } from "./kind.ts";
 import { migrateEntries, CURRENT_VERSION } from "./migrate.ts";
 import { validateEntries } from "./validate.ts";
@@ -20,10 +20,14 @@ export class SessionLoader {
   readonly #name: string;
   readonly #values: ParsedValue[] = [];
   readonly #diagnostics: Diagnostic[] = [];
-  readonly #splitter = new LineSplitter((line) => this.#acceptLine(line));
+  readonly #splitter: LineSplitter;
+  readonly #maxLineChars: number;
 
-  constructor(name: string) {
+  /** `limits` are for tests; files are read with the splitter's defaults. */
+  constructor(name: string, limits: LineLimits = {}) {
     this.#name = name;
+    this.#splitter = new LineSplitter((line) => this.#acceptLine(line), limits);
+    this.#maxLineChars = limits.maxChars ?? MAX_LINE_CHARS;
   }
 
   /** Number of JSON values read so far (for progress). */
@@ -41,10 +45,12 @@ export class SessionLoader {
 
   finish(): SessionFile {
     const stats = this.#splitter.end();
-    return buildSessionFile(this.#name, this.#values, [...fileDiagnostics(stats), ...this.#diagnostics], stats);
+    const diagnostics = [...fileDiagnostics(stats, this.#maxLineChars), ...this.#diagnostics];
+    return buildSessionFile(this.#name, this.#values, diagnostics, stats);
   }
 
   #acceptLine(line: RawLine): void {
+    if (line.skipped) return; // too long to hold: reported from the line stats
     const parsed = parseJsonLine(line.text);
     switch (parsed.kind) {
       case "blank":
@@ -89,7 +95,7 @@ export class SessionLoader {
   }
 }
 
-function fileDiagnostics(stats: LineStats): Diagnostic[] {
+function fileDiagnostics(stats: LineStats, maxLineChars: number): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (stats.bom)
     out.push({
@@ -105,6 +111,7 @@ function fileDiagnostics(stats: LineStats): Diagnostic[] {
       message: `${stats.crlfLines} line(s) end in CRLF (Windows line endings); read as plain line ends, as pi does.`,
     });
   }
+  for (const long of stats.longLines) out.push(describeLongLine(long, maxLineChars));
   if (stats.invalidUtf8)
     out.push({
       severity: "warning",
@@ -112,6 +119,25 @@ function fileDiagnostics(stats: LineStats): Diagnostic[] {
       message: "The file holds bytes that are not valid UTF-8; they were read as U+FFFD.",
     });
   return out;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const characters = (n: number) => (n % (1024 * 1024) === 0 ? `${n / 1024 / 1024} M` : n.toLocaleString("en"));
+
+function describeLongLine({ line, bytes, skipped }: LongLine, maxLineChars: number): Diagnostic {
+  return skipped
+    ? {
+        severity: "error",
+        code: "line-too-long",
+        line,
+        message: `Line ${line} is ${megabytes(bytes)} long, more than the ${characters(maxLineChars)} characters Context Lens reads in one line; it was skipped, so its entry is missing. The rest of the file was loaded.`,
+      }
+    : {
+        severity: "info",
+        code: "long-line",
+        line,
+        message: `Line ${line} is ${megabytes(bytes)} long; it was loaded in full.`,
+      };
 }
 
 /** Turns the JSON values of a file into a SessionFile: header, migrated entries, diagnostics. */

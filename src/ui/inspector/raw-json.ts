@@ -2,6 +2,7 @@
  * The "Raw JSON" view of an entry: pretty JSON with long base64 payloads elided, so a screenshot-heavy
  * entry stays readable. The copy button copies the entry as it is, without elision.
  */
+import { SHOWN_CHARS } from "./clip.ts";
 
 /** Pure base64 strings at least this long are elided wherever they appear (images kept in `details`, …). */
 export const LONG_BASE64_CHARS = 4096;
@@ -19,7 +20,11 @@ function isImageBlock(value: Record<string, unknown>): boolean {
 function elideString(text: string): string {
   const dataUrl = DATA_URL.exec(text);
   if (dataUrl && dataUrl[2]!.length >= 256) return `${dataUrl[1]}${describeElided(dataUrl[2]!)}`;
-  return text.length >= LONG_BASE64_CHARS && BASE64.test(text) ? describeElided(text) : text;
+  if (text.length >= LONG_BASE64_CHARS && BASE64.test(text)) return describeElided(text);
+  // Any other very long string is cut for display, so one huge tool output cannot freeze the page.
+  return text.length > SHOWN_CHARS
+    ? `${text.slice(0, SHOWN_CHARS)}… <${(text.length - SHOWN_CHARS).toLocaleString("en")} more characters>`
+    : text;
 }
 
 /**

@@ -21,7 +21,11 @@ export async function splitSnapshotFiles(
   const snapshots: PickedFile[] = [];
   const sessions: PickedFile[] = [];
   for (const picked of files) {
-    const head = await picked.file.slice(0, HEAD_BYTES).text();
+    // A file that cannot be read is left to the session loader, which names it and says why.
+    const head = await picked.file
+      .slice(0, HEAD_BYTES)
+      .text()
+      .catch(() => "");
     (looksLikeSnapshot(head) ? snapshots : sessions).push(picked);
   }
   return { snapshots, sessions };

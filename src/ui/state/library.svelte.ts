@@ -1,10 +1,22 @@
 /**
- * The open sessions: loading (with progress and cancel), removing, and keeping the local library in step.
- * Storage problems become notices; nothing already on screen is lost because of them.
+ * The open sessions: loading (a few files at a time, with progress per file and across files, and cancel),
+ * removing, and keeping the local library in step. Storage problems and a stopped session worker become notices;
+ * nothing already on screen is lost because of them.
  */
-import type { SessionClient } from "../../worker/client.ts";
+import { WorkerStoppedError, type SessionClient } from "../../worker/client.ts";
+import type { WorkerRestart } from "../../worker/worker-client.ts";
 import type { LoadProgress, SessionSummary } from "../../worker/protocol.ts";
-import { deleteSessionFile, loadLibrary, saveLibrary, saveSessionFile, type Library } from "./persistence.ts";
+import type { PickedFile } from "../files/drop.ts";
+import { describeKind, describeOpened, describeRestart, type OpenOutcome } from "../files/open-report.ts";
+import { mapLimited } from "../files/queue.ts";
+import {
+  deleteSessionFile,
+  loadLibrary,
+  loadSessionFile,
+  saveLibrary,
+  saveSessionFile,
+  type Library,
+} from "./persistence.ts";
 
 export interface LoadJob {
   readonly id: string;
@@ -13,21 +25,49 @@ export interface LoadJob {
   readonly cancel: () => void;
 }
 
+/** Several files opened together: how far along they are. */
+export interface LoadBatch {
+  readonly id: number;
+  readonly label: string;
+  readonly files: number;
+  readonly done: number;
+  readonly cancel: () => void;
+}
+
 export interface Notice {
   readonly id: number;
-  readonly kind: "error" | "warning";
+  readonly kind: "error" | "warning" | "info";
   readonly text: string;
+  /** A button beside the text ("Retry big.jsonl"). */
+  readonly action?: { readonly label: string; readonly run: () => void };
+  /** Every file the text is about, one line each, shown on request. */
+  readonly details?: readonly string[];
+}
+
+/** Files read at once: enough to overlap reading with parsing, few enough that a stopped worker names few. */
+export const OPEN_AT_ONCE = 4;
+
+interface Running {
+  readonly id: number;
+  done: number;
+  cancelled: boolean;
+  readonly unsaved: string[];
+  reason: string;
 }
 
 let nextNotice = 1;
+let nextBatch = 1;
 const newKey = () => `s${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class LibraryState {
   sessions: readonly SessionSummary[] = $state.raw([]);
   jobs: readonly LoadJob[] = $state.raw([]);
+  batches: readonly LoadBatch[] = $state.raw([]);
   notices: readonly Notice[] = $state.raw([]);
   #client: SessionClient;
   #saved: Library = { version: 1, sessions: [], selection: {}, visited: false };
+  #restartNotice: number | undefined;
 
   constructor(client: SessionClient) {
     this.#client = client;
@@ -41,8 +81,13 @@ export class LibraryState {
     return this.#saved.selection;
   }
 
-  notify(kind: Notice["kind"], text: string): void {
-    this.notices = [...this.notices, { id: nextNotice++, kind, text }];
+  /** Shows a message (once: the same text is not shown twice at a time); returns its id. */
+  notify(kind: Notice["kind"], text: string, extra: Pick<Notice, "action" | "details"> = {}): number {
+    const same = this.notices.find((n) => n.kind === kind && n.text === text);
+    if (same) return same.id;
+    const notice = { id: nextNotice++, kind, text, ...extra };
+    this.notices = [...this.notices, notice];
+    return notice.id;
   }
 
   dismiss(id: number): void {
@@ -59,18 +104,61 @@ export class LibraryState {
     this.#saved = loaded.value.library;
     const restored = this.#saved.sessions.flatMap((s) => {
       const file = loaded.value.files.get(s.key);
-      return file ? [{ ...s, file }] : [];
+      return file ? [{ key: s.key, picked: { file, name: s.name } }] : [];
     });
-    await Promise.all(restored.map((s) => this.#open(s.key, s.file, s.name, false)));
+    await this.#openAll(restored, { save: false, label: "Re-opening saved sessions" });
     const firstVisit = !this.#saved.visited;
     await this.#persist({ ...this.#saved, visited: true });
     return firstVisit;
   }
 
-  /** Opens files (several at once); returns the summaries of those that loaded. */
-  async open(files: readonly { file: Blob; name: string }[]): Promise<SessionSummary[]> {
-    const results = await Promise.all(files.map(({ file, name }) => this.#open(newKey(), file, name, true)));
-    return results.filter((s): s is SessionSummary => s !== undefined);
+  /**
+   * Opens files (several at once, `atOnce` at a time) and keeps them for the next visit; returns the summaries of
+   * those that loaded. One file's failure is its own message; several files get one message saying what happened.
+   */
+  async open(files: readonly PickedFile[], atOnce = OPEN_AT_ONCE): Promise<SessionSummary[]> {
+    const outcomes = await this.#openAll(
+      files.map((picked) => ({ key: newKey(), picked })),
+      { save: true, label: `Opening ${files.length.toLocaleString("en")} files`, atOnce },
+    );
+    const keys = outcomes.flatMap((o) => (o.kind === "opened" ? [o.key] : []));
+    return this.sessions.filter((s) => keys.includes(s.key));
+  }
+
+  /** The stored copy of a session, to read it again after the worker stopped. */
+  async storedCopy(key: string): Promise<Blob | undefined> {
+    return this.#saved.sessions.some((s) => s.key === key) ? loadSessionFile(key) : undefined;
+  }
+
+  /** The session worker stopped: say so while a new one reads the sessions again. */
+  workerStopped(reason: string, reopening: number): void {
+    const what = reopening === 1 ? "the open session" : `${reopening} open sessions`;
+    this.#restartNotice = this.notify(
+      "warning",
+      reopening > 0
+        ? `The session worker stopped (${reason}); re-opening ${what}…`
+        : `The session worker stopped (${reason}); starting a new one…`,
+    );
+  }
+
+  /**
+   * A new worker holds what it could read again: sessions it could not are closed, and one message says what
+   * happened. Files being read when it stopped are offered again (`retry` reads them one at a time), never retried
+   * by themselves.
+   */
+  workerRestarted(restart: WorkerRestart, retry: (files: PickedFile[]) => void): void {
+    if (this.#restartNotice !== undefined) this.dismiss(this.#restartNotice);
+    this.#restartNotice = undefined;
+    const lost = restart.running ? restart.lost.map((l) => l.key) : this.sessions.map((s) => s.key);
+    this.sessions = this.sessions.filter((s) => !lost.includes(s.key));
+    const text = describeRestart({ ...restart, reopened: restart.reopened.length });
+    const files = restart.interrupted.map(({ file, name }) => ({ file, name }));
+    const label = files.length === 1 ? `Retry ${files[0]!.name}` : `Retry ${files.length} files one at a time`;
+    this.notify(
+      "error",
+      text,
+      files.length > 0 && restart.running ? { action: { label, run: () => retry(files) } } : {},
+    );
   }
 
   async remove(key: string): Promise<void> {
@@ -85,27 +173,88 @@ export class LibraryState {
     await this.#persist({ ...this.#saved, selection });
   }
 
-  async #open(key: string, file: Blob, name: string, save: boolean): Promise<SessionSummary | undefined> {
+  /** Opens files a few at a time; a single file's failure is told by itself, several files' in one message. */
+  async #openAll(
+    files: readonly { key: string; picked: PickedFile }[],
+    options: { save: boolean; label: string; atOnce?: number },
+  ): Promise<OpenOutcome[]> {
+    if (files.length === 0) return [];
+    const running: Running = { id: nextBatch++, done: 0, cancelled: false, unsaved: [], reason: "" };
+    const many = files.length > 1;
+    if (many) this.#showBatch(running, options.label, files.length);
+    const outcomes = await mapLimited(files, options.atOnce ?? OPEN_AT_ONCE, ({ key, picked }) =>
+      running.cancelled
+        ? Promise.resolve<OpenOutcome>({ kind: "cancelled", name: picked.name })
+        : this.#open(key, picked, options.save, running, many),
+    );
+    this.batches = this.batches.filter((b) => b.id !== running.id);
+    if (many) this.#reportMany(outcomes, running, options.save);
+    else this.#reportOne(outcomes[0]!);
+    return outcomes;
+  }
+
+  /** One file that did not open says why (a worker that stopped while reading it is told by the restart). */
+  #reportOne(outcome: OpenOutcome): void {
+    if (outcome.kind === "failed") this.notify("error", outcome.message);
+    if (outcome.kind === "cancelled") this.notify("error", `Loading ${outcome.name} was cancelled.`);
+    if (outcome.kind === "not-session")
+      this.notify(
+        "warning",
+        `${outcome.name} is ${describeKind(outcome.fileKind)}, not a pi session; it was not opened.`,
+      );
+  }
+
+  /** Several files get one message: how many opened, and every one that did not (or was not saved). */
+  #reportMany(outcomes: readonly OpenOutcome[], running: Running, saved: boolean): void {
+    if (!saved && outcomes.every((o) => o.kind === "opened")) return; // re-opened from storage as they were
+    const report = describeOpened(outcomes, { names: running.unsaved, reason: running.reason });
+    this.notify(report.kind, report.text, report.details.length > 0 ? { details: report.details } : {});
+  }
+
+  #showBatch(running: Running, label: string, files: number): void {
+    const cancel = () => {
+      running.cancelled = true;
+      for (const job of this.jobs) if (job.id.startsWith(`${running.id}:`)) job.cancel();
+    };
+    this.batches = [...this.batches, { id: running.id, label, files, done: 0, cancel }];
+  }
+
+  async #open(key: string, picked: PickedFile, save: boolean, running: Running, many: boolean): Promise<OpenOutcome> {
+    const { file, name } = picked;
+    const jobId = `${running.id}:${key}`;
     const handle = this.#client.load(key, file, name, (progress) => {
-      this.jobs = this.jobs.map((j) => (j.id === key ? { ...j, progress } : j));
+      this.jobs = this.jobs.map((j) => (j.id === jobId ? { ...j, progress } : j));
     });
-    this.jobs = [...this.jobs, { id: key, name, progress: undefined, cancel: handle.cancel }];
+    this.jobs = [...this.jobs, { id: jobId, name, progress: undefined, cancel: handle.cancel }];
     try {
       const summary = await handle.done;
+      if (picked.inFolder && summary.kind !== "pi-session") {
+        void this.#client.remove(key);
+        return { kind: "not-session", name, fileKind: summary.kind };
+      }
       this.sessions = [...this.sessions, summary];
-      if (save) await this.#save(key, name, file);
-      return summary;
+      if (save) await this.#save(key, name, file, many ? running : undefined);
+      return { kind: "opened", name, key };
     } catch (error) {
-      this.notify("error", error instanceof Error ? error.message : String(error));
-      return undefined;
+      if (error instanceof WorkerStoppedError) return { kind: "interrupted", name };
+      if (running.cancelled) return { kind: "cancelled", name };
+      return { kind: "failed", name, message: messageOf(error) };
     } finally {
-      this.jobs = this.jobs.filter((j) => j.id !== key);
+      this.jobs = this.jobs.filter((j) => j.id !== jobId);
+      running.done += 1;
+      this.batches = this.batches.map((b) => (b.id === running.id ? { ...b, done: running.done } : b));
     }
   }
 
-  async #save(key: string, name: string, file: Blob): Promise<void> {
+  /** Stores a file for the next visit; in a batch a failure is gathered for its message, else told now. */
+  async #save(key: string, name: string, file: Blob, batch: Running | undefined): Promise<void> {
     const stored = await saveSessionFile(key, name, file);
-    if (!stored.ok) return this.notify("warning", stored.error);
+    if (!stored.ok) {
+      if (!batch) return void this.notify("warning", stored.error.message);
+      batch.unsaved.push(name);
+      batch.reason = stored.error.reason;
+      return;
+    }
     await this.#persist({ ...this.#saved, sessions: [...this.#saved.sessions, { key, name, addedAt: Date.now() }] });
   }
 

@@ -22,12 +22,19 @@ export type StoredSession = Library["sessions"][number] & { readonly file: Blob 
 
 const EMPTY: Library = { version: 1, sessions: [], selection: {}, visited: false };
 
-function describeStorageError(error: unknown): string {
+/** Why storage failed, for people: "the browser's storage quota is full". */
+export function describeStorageError(error: unknown): string {
   const name = error instanceof DOMException || error instanceof Error ? error.name : "";
   if (name === "QuotaExceededError") return "the browser's storage quota is full";
-  if (name === "InvalidStateError" || name === "SecurityError")
+  if (name === "InvalidStateError" || name === "SecurityError" || typeof indexedDB === "undefined")
     return "this browser window does not allow local storage (private mode?)";
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A session file that could not be stored: the sentence for people, and the reason alone (to group failures). */
+export interface StorageFailure {
+  readonly message: string;
+  readonly reason: string;
 }
 
 /** The saved library, or an empty one (first visit); a damaged index is reported and replaced. */
@@ -58,14 +65,26 @@ export async function saveLibrary(library: Library): Promise<Result<void>> {
   }
 }
 
-export async function saveSessionFile(key: string, name: string, file: Blob): Promise<Result<void>> {
+export async function saveSessionFile(key: string, name: string, file: Blob): Promise<Result<void, StorageFailure>> {
   try {
     await set(sessionKey(key), file);
     return ok(undefined);
   } catch (error) {
-    return err(
-      `${name} was not saved for the next visit: ${describeStorageError(error)}. It stays open until you reload.`,
-    );
+    const reason = describeStorageError(error);
+    return err({
+      message: `${name} was not saved for the next visit: ${reason}. It stays open until you reload.`,
+      reason,
+    });
+  }
+}
+
+/** The stored copy of one session file (to read it again after the worker stopped); undefined if there is none. */
+export async function loadSessionFile(key: string): Promise<Blob | undefined> {
+  try {
+    const blob: unknown = await get(sessionKey(key));
+    return blob instanceof Blob ? blob : undefined;
+  } catch {
+    return undefined; // the caller falls back to the file as it was opened
   }
 }
 
