@@ -6,7 +6,9 @@
 import type { TreeFilter } from "../../core/session/filter.ts";
 import type { SessionClient } from "../../worker/client.ts";
 import type { EntryDetail, SessionSummary } from "../../worker/protocol.ts";
+import type { WorkerRestart } from "../../worker/worker-client.ts";
 import { inDisplayOrder } from "../tree/forest.ts";
+import type { PickedFile } from "../files/drop.ts";
 import { LibraryState } from "./library.svelte.ts";
 import { ProjectionState } from "./projection.svelte.ts";
 import { formatFragment, parseFragment } from "./url.ts";
@@ -104,9 +106,9 @@ export class AppState {
    * Opens files and shows the first. `automatic` (the first-visit sample) is shown only if the person has not
    * opened anything since the page loaded and nothing else is shown.
    */
-  async open(files: readonly { file: Blob; name: string }[], automatic = false): Promise<void> {
+  async open(files: readonly PickedFile[], automatic = false, atOnce?: number): Promise<void> {
     const ticket = automatic ? 0 : ++this.#opening;
-    const opened = await this.library.open(files);
+    const opened = await this.library.open(files, atOnce);
     if (ticket !== this.#opening) return; // something newer was opened meanwhile: listed, not shown
     if (automatic && (this.selectedKey !== undefined || this.#selecting > 0)) return;
     const first = opened[0];
@@ -156,10 +158,13 @@ export class AppState {
     if (this.selectedKey !== key) return;
     this.visible = visible;
     const columns = this.selected?.entries;
+    const previous = this.hits;
     this.hits = this.query.trim() && visible && columns ? inDisplayOrder(columns, visible) : undefined;
-    this.hit = 0;
-    // The layout changed: show the first hit, else the leaf again (the leaf itself stays).
-    const entry = this.hits?.[0] ?? this.leaf;
+    // Typing on without changing what is found keeps the hit the person stepped to; new hits start at the first.
+    const same = previous?.length === this.hits?.length && this.hits?.every((e, i) => e === previous?.[i]);
+    if (!same) this.hit = 0;
+    // The layout changed: show the current hit, else the leaf again (the leaf itself stays).
+    const entry = this.hits?.[this.hit] ?? this.leaf;
     if (entry !== undefined) this.centreRequest = { entry };
   }
 
@@ -184,14 +189,36 @@ export class AppState {
 
   async remove(key: string): Promise<void> {
     await this.library.remove(key);
-    if (this.selectedKey === key) {
-      const next = this.library.sessions[0];
-      if (next) await this.select(next.key);
-      else {
-        this.selectedKey = undefined;
-        this.detail = undefined;
-        this.projection.clear();
-      }
+    if (this.selectedKey === key) await this.#selectAnother();
+  }
+
+  async #selectAnother(): Promise<void> {
+    const next = this.library.sessions[0];
+    if (next) return this.select(next.key);
+    this.selectedKey = undefined;
+    this.detail = undefined;
+    this.projection.clear();
+  }
+
+  /**
+   * A new session worker holds the sessions again: the library says what happened, and the view is asked for
+   * again — unless asking for it is what stopped the worker twice. Interrupted files are retried one at a time.
+   */
+  async workerRestarted(restart: WorkerRestart): Promise<void> {
+    this.library.workerRestarted(restart, (files) => void this.open(files, false, 1));
+    const key = this.selectedKey;
+    if (key === undefined) return;
+    if (!this.library.sessions.some((s) => s.key === key)) return this.#selectAnother();
+    if (restart.repeated) return this.projection.clear();
+    await this.refreshSearch();
+    const leaf = this.leaf;
+    if (leaf === undefined || this.selectedKey !== key) return;
+    void this.projection.refresh(key, leaf); // not chooseLeaf: the focus stays where the person left it
+    try {
+      const detail = await this.library.client.entry(key, leaf);
+      if (detail && this.selectedKey === key && this.leaf === leaf) this.detail = detail;
+    } catch (error) {
+      this.library.notify("error", error instanceof Error ? error.message : String(error));
     }
   }
 
