@@ -191,6 +191,16 @@ const IN_CONTEXT: Record<string, readonly ((r: Rand) => [string, string])[]> = {
       return [`DB_PASSWORD="${secret}"`, secret];
     },
   ],
+  "twilio-secret": [
+    (r) => {
+      const secret = r(32, HEX);
+      return [`curl -u AC${r(32, HEX)}:${secret} https://api.twilio.com/2010-04-01/Accounts.json`, secret];
+    },
+    (r) => {
+      const secret = r(32);
+      return [`SK${r(32, HEX)}:${secret}`, secret];
+    },
+  ],
 };
 
 const sample = (kind: string, index: number, seed: number): { text: string; secret: string } => {
@@ -377,6 +387,48 @@ describe("near-misses", () => {
   it("leaves publishable keys alone (they are meant to be public)", () => {
     const r = randFrom(12);
     expect(findSecrets(`pk_live_${r(24)} and NEXT_PUBLIC_STRIPE_KEY=pk_test_${r(24)}`)).toEqual([]);
+  });
+
+  // For each common format, a look-alike that falls short of it: too short, a prefix alone, a documented
+  // placeholder, an identifier that goes with a secret, or a random string with nothing to say it is one.
+  const r = randFrom(13);
+  const formatNearMisses: readonly (readonly [string, string])[] = [
+    ["AWS secret access key", `checksum ${r(40, B64)} (no name says it is a key)`],
+    ["GitHub classic token", `ghp_${r(20)}`],
+    ["GitHub fine-grained token", `github_pat_${r(22)}`],
+    ["GitHub app token", `ghs_${r(24)} is cut short`],
+    ["Slack webhook", "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"],
+    ["Stripe test key", `sk_test_${r(8)}`],
+    ["Stripe restricted key", "rk_live_xxxxxxxxxxxxxxxxxxxxxxxx"],
+    ["Google API key", `AIza${r(20, B64URL)}`],
+    ["OpenAI project key", `sk-proj-${r(8)}`],
+    ["Anthropic key", "Anthropic keys start with sk-ant-api03- and run on for about a hundred characters."],
+    ["Hugging Face token", `hf_${r(34, LOWER)}`],
+    ["npm token", `npm_${r(20)}`],
+    ["PyPI token", "PyPI tokens start with pypi-AgEIcHlwaS5vcmc, which is base64 of the issuer."],
+    ["SendGrid key", `SG.${r(22, B64URL)} alone`],
+    ["Twilio Account SID", `TWILIO_ACCOUNT_SID=AC${r(32, HEX)}`],
+    ["Twilio API key SID", `SK${r(32, HEX)}`],
+    ["Twilio credentials from the environment", "curl -u $TWILIO_ACCOUNT_SID:$TWILIO_AUTH_TOKEN"],
+    ["Twilio SID with a placeholder", `AC${r(32, HEX)}:your_auth_token`],
+  ];
+
+  it.each(formatNearMisses)("leaves alone a look-alike of a %s", (_format, text) => {
+    expect(findSecrets(text)).toEqual([]);
+  });
+});
+
+// ── Twilio ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+describe("Twilio credentials", () => {
+  const r = randFrom(14);
+  it("redacts an auth token or API key secret by its setting's name, or paired with its SID", () => {
+    const token = r(32, HEX);
+    const sid = `AC${r(32, HEX)}`;
+    expect(spans(`TWILIO_AUTH_TOKEN=${token}`)).toEqual([["secret-assignment", token]]);
+    expect(spans(`{"accountSid": "${sid}", "authToken": "${token}"}`)).toEqual([["secret-assignment", token]]);
+    expect(spans(`https://${sid}:${token}@api.twilio.com/2010-04-01/Accounts.json`)).toEqual([["url-password", token]]);
+    expect(spans(`client = Client("${sid}", "x") # curl -u ${sid}:${token}`)).toEqual([["twilio-secret", token]]);
   });
 });
 

@@ -33,7 +33,8 @@
  *   string in a ternary (`ok ? "pass" : "fail"`), a shell expansion (`${TOKEN:+set}`). `.env`-style `NAME=value`,
  *   YAML `UPPER_NAME: value`, CLI flags `--password=abc` and query strings `?token=abc&…` take bare words
  *   literally. Multi-word values such as passphrases are redacted when quoted. Not covered: XML elements
- *   (`<password>…</password>`), space-separated flags (`--password abc`, `curl -u user:pass`).
+ *   (`<password>…</password>`), space-separated flags (`--password abc`, `curl -u user:pass`) — except Twilio's
+ *   `AC…:token` and `SK…:secret` pairs, whose SID has a shape of its own (the SID, an identifier, stays).
  * - Bearer tokens need 16+ characters of two character classes; Basic credentials must decode to `user:password`.
  *   Only the password of a URL (`scheme://user:password@host`) is redacted, unless the user part is itself a known
  *   token. A PEM block needs a base64 body of 40+ characters; a block cut off before its END line is redacted up to
@@ -133,6 +134,7 @@ const KIND_SPECS: readonly KindSpec[] = [
   spec("shopify-token", "Shopify access token"),
   spec("docker-token", "Docker Hub access token"),
   spec("telegram-bot-token", "Telegram bot token"),
+  spec("twilio-secret", "Twilio auth token or API key secret"),
   spec("bearer-token", "Bearer token"),
   spec("basic-auth", "Basic auth credentials", false),
   spec("url-password", "Password in a URL", false),
@@ -321,6 +323,9 @@ function token(
 
 const hasDigitAndLetter = (s: string): boolean => /[0-9]/.test(s) && /[A-Za-z]/.test(s);
 
+/** Twilio SIDs: AC or SK and lower-case hex, so their anchors are AC0 … ACf and SK0 … SKf. */
+const TWILIO_ANCHORS = [..."0123456789abcdef"].flatMap((c) => [`AC${c}`, `SK${c}`]).join(" ");
+
 const TOKEN_DETECTORS: readonly Detector[] = [
   token(
     ["anthropic-key", "anthropic-oauth-token"],
@@ -383,6 +388,8 @@ const TOKEN_DETECTORS: readonly Detector[] = [
   token("telegram-bot-token", ":AA", `(?<=${L}([0-9]{8,10})):AA[A-Za-z0-9_-]{33}${R}`, {
     span: (m) => [m.index - m[1]!.length, m.index + m[0].length],
   }),
+  // An Account SID (AC…) or API key SID (SK…) and its auth token or key secret, as `curl -u` and Basic auth pair them.
+  token("twilio-secret", TWILIO_ANCHORS, `${L}(?:AC|SK)[0-9a-f]{32}:([A-Za-z0-9]{32})${R}`, { group: 1 }),
 ];
 
 // A whole PEM block; a block cut off before its END line is redacted through the base64 lines that follow.
