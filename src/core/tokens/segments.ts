@@ -22,10 +22,10 @@
 /** Texts at least this long are counted in segments. */
 export const SEGMENTED_LENGTH = 2048;
 /** No segment is shorter than this (except the last), nor longer than the maximum unless no cut point exists. */
-const MIN_SEGMENT = 128;
+const MIN_SEGMENT = 64;
 const MAX_SEGMENT = 8192;
-/** One cut point in this many (by the hash of the characters before it) becomes a cut: segments of ~½ KB. */
-const CUT_ONE_IN = 8;
+/** One cut point in this many (by the hash of the characters before it) becomes a cut: segments of ~¼ KB. */
+const CUT_ONE_IN = 4;
 const HASHED_CHARS = 12;
 /** Indentation longer than this is never cut (see RUN_CAP in tokenizer.ts). */
 const MAX_INDENT = 128;
