@@ -29,18 +29,6 @@ export const KNOWN_ISSUES: readonly KnownIssue[] = [
       "overflows too (renderArguments in src/core/tokens/text.ts)",
     failure: /the payload is not JSON: JSON\.stringify throws \(Maximum call stack size exceeded\)/,
   },
-  {
-    id: "thinking-level-not-validated",
-    what:
-      "a thinking_level_change's thinkingLevel is used as it is. A string that is no level but a key of every " +
-      'object ({"type":"thinking_level_change","thinkingLevel":"hasOwnProperty","id":"a","parentId":null}, then ' +
-      "an assistant message, model anthropic/claude-sonnet-4-5) looks the budget up on Object.prototype: the payload's " +
-      "thinking.budget_tokens is the function hasOwnProperty (JSON drops it, so a snapshot's body silently lacks " +
-      'it). A non-string ("thinkingLevel":false) makes Projection.reasoning false, and the snapshot records ' +
-      "model.reasoning = false, which its own schema then refuses",
-    failure:
-      /the payload is not JSON: \$\.\S*[bB]udget\S* is a function|refused a snapshot it wrote: .*at model\.reasoning: Invalid input/,
-  },
 ];
 
 /** The first stack frame under src/ ("at cutToolResult (/…/src/core/project/convert.ts:99:33)"). */

@@ -115,6 +115,18 @@ describe("snapshots of damaged sessions read back", () => {
     expect(made).toMatchObject({ ok: false, error: expect.stringMatching(/^the payload cannot be written as JSON/) });
   });
 
+  it("a thinking level that is a key of every object, or no string, gives a body of plain JSON that reads back", () => {
+    for (const level of ['"hasOwnProperty"', '"constructor"', "false"]) {
+      const change = `{"type":"thinking_level_change","id":"t","parentId":null,"timestamp":"2026-01-01T00:00:00Z","thinkingLevel":${level}}`;
+      const text = session(header(), change, entry("message", "u", "t", { message: { role: "user", content: "hi" } }));
+      const made = createSnapshot(indexTree(loadSessionText("f.jsonl", text)), 1, PI_DEFAULTS, claude);
+      if (!made.ok) throw new Error(made.error);
+      const functions = JSON.stringify(made.value.payload, (_k, v: unknown) => (typeof v === "function" ? "FN" : v));
+      expect(functions, level).not.toContain('"FN"');
+      expect(parseSnapshot(snapshotJson(made.value)).ok, level).toBe(true);
+    }
+  });
+
   it("a model_change naming its provider with an object does not stop a snapshot for a chosen model", () => {
     const change = { ...modelChange("m", null, "anthropic", "x"), provider: { toString: 0 } };
     const read = roundTrip(

@@ -166,7 +166,10 @@ export function adjustMaxTokensForThinking(
   modelMaxTokens: number,
   level: ThinkingLevel,
 ): { readonly maxTokens: number; readonly thinkingBudget: number } {
-  const budget = THINKING_BUDGETS[level === "xhigh" ? "high" : level];
+  // A level read from the file may be any string: never one of Object.prototype's keys ("hasOwnProperty" gave pi
+  // a function here; undefined gives the same JSON, as both end in NaN for max_tokens and no budget_tokens).
+  const key = level === "xhigh" ? "high" : level;
+  const budget = Object.hasOwn(THINKING_BUDGETS, key) ? THINKING_BUDGETS[key] : (undefined as unknown as number);
   const maxTokens = Math.min(baseMaxTokens + budget, modelMaxTokens);
   const thinkingBudget = maxTokens <= budget ? Math.max(0, maxTokens - MIN_OUTPUT_TOKENS) : budget;
   return { maxTokens, thinkingBudget };

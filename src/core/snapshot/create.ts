@@ -130,7 +130,8 @@ function modelOf(projection: Projection): Snapshot["model"] {
     id,
     api,
     name,
-    ...(projection.reasoning !== undefined ? { reasoning: projection.reasoning } : {}),
+    // A thinking level of another type than pi's strings (a damaged file) is not one the snapshot can name.
+    ...(typeof projection.reasoning === "string" ? { reasoning: projection.reasoning } : {}),
     ...(sessionRef !== undefined && sessionRef !== `${provider}/${id}` ? { sessionModel: sessionRef } : {}),
   };
 }
