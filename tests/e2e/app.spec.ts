@@ -142,8 +142,8 @@ test("a session full of script injection executes none of it, anywhere", async (
     await inspector.waitFor();
     for (const link of await inspector.getByRole("link").all())
       await link.click({ modifiers: ["Alt"] }).catch(() => undefined);
-    for (const d of await page.locator("details").all())
-      await d.evaluate((el) => ((el as HTMLDetailsElement).open = true));
+    // In one go: the inspector may re-render between listing its <details> and opening each of them.
+    await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));
     await tree.getByRole("treeitem", { selected: true }).focus();
     await page.keyboard.press("ArrowDown");
   }
