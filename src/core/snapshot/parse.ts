@@ -110,7 +110,19 @@ export function parseSnapshot(text: string, source = "the snapshot"): Result<Sna
     const cut = text.includes(`"${SNAPSHOT_FORMAT}"`) ? " It looks like a snapshot that was cut off or edited." : "";
     return err(`${source} is not JSON (${(error as Error).message}).${cut}`);
   }
-  return checkSnapshot(data, source);
+  try {
+    const checked = checkSnapshot(data, source);
+    // What cannot be written again (JSON.stringify overflows) cannot be exported or shared either.
+    if (checked.ok) JSON.stringify(checked.value);
+    return checked;
+  } catch (error) {
+    // JSON.parse reads values nested far deeper than the checks can walk (the stack runs out).
+    if (error instanceof RangeError)
+      return err(
+        `${source} holds a value nested too deeply to read (${error.message}); it is not one Context Lens wrote.`,
+      );
+    throw error;
+  }
 }
 
 /** Whether the beginning of a file names the snapshot format: worth opening as a snapshot, not a session. */
