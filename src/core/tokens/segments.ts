@@ -21,7 +21,7 @@
 
 /** Texts at least this long are counted in segments. */
 export const SEGMENTED_LENGTH = 2048;
-/** No segment is shorter than this (except the last), nor longer than the maximum unless no cut point exists. */
+/** No segment is shorter than this (except the last); past the maximum, the next cut point is a cut whatever its hash. */
 const MIN_SEGMENT = 64;
 const MAX_SEGMENT = 8192;
 /** One cut point in this many (by the hash of the characters before it) becomes a cut: segments of ~¼ KB. */
