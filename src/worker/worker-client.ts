@@ -232,6 +232,11 @@ export class WorkerSessionClient implements SessionClient {
       if (cancelled) throw new Error(`Loading ${name} was cancelled.`);
       inner = this.#read(channel, key, file, name, onProgress);
       const summary = await inner.done;
+      if (cancelled) {
+        // The worker read the last slice before the cancel reached it: the person asked not to have it.
+        await channel.remove(key).catch(() => undefined);
+        throw new Error(`Loading ${name} was cancelled.`);
+      }
       this.#loaded.set(key, { file, name });
       return summary;
     })();
