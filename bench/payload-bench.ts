@@ -22,9 +22,9 @@ export const FIXED_MODELS: readonly (readonly [string, string])[] = [
 
 interface Prepared {
   readonly tree: EntryTree;
-  /** Our leaf indices, and the same leaves' ids for pi (leaves pi cannot address by id are left out). */
+  /** Our leaf indices, and the same leaves' file lines for pi (leaves pi cannot address by id are left out). */
   readonly leaves: readonly number[];
-  readonly leafIds: readonly string[];
+  readonly leafLines: readonly number[];
   readonly pi: PiSession;
   readonly ourModels: readonly (ModelInfo | undefined)[];
   readonly piModels: readonly (Model<Api> | undefined)[];
@@ -34,14 +34,13 @@ function prepare(text: string, name: string): Prepared {
   const tree = indexTree(loadSessionText(name, text));
   const pi = loadPiSession(text);
   const leaves: number[] = [];
-  const leafIds: string[] = [];
+  const leafLines: number[] = [];
   for (const leaf of leavesOf(tree)) {
     const entry = tree.entries[leaf];
     if (!entry || (entry.id !== undefined && tree.byId.get(entry.id) !== leaf)) continue; // pi resolves a reused id to its last entry
-    const id = pi.idOnLine.get(entry.line); // v1 sessions: pi draws its own ids
-    if (id === undefined) continue;
+    if (!pi.idOnLine.has(entry.line)) continue;
     leaves.push(leaf);
-    leafIds.push(id);
+    leafLines.push(entry.line);
   }
   const ourModels = [
     undefined,
@@ -51,7 +50,7 @@ function prepare(text: string, name: string): Prepared {
     undefined,
     ...FIXED_MODELS.map(([provider, id]) => required(referenceModel(provider, id), `${provider}/${id}`)),
   ];
-  return { tree, leaves, leafIds, pi, ourModels, piModels };
+  return { tree, leaves, leafLines, pi, ourModels, piModels };
 }
 
 function required<T>(value: T | undefined, what: string): T {
@@ -83,27 +82,31 @@ function passesFor(p: Prepared): number {
 }
 
 /**
- * Times both sides on one session (ms per all-leaves pass); `name` labels the row. Each of our passes reads the
- * session afresh (untimed), as pi's side is handed one loaded session: what our core remembers per session
- * object may serve the other leaves and models of the same pass, as in the app, but never a later pass.
+ * Times both sides on one session (ms per all-leaves pass); `name` labels the row. Each pass, ours and pi's,
+ * starts from a session read afresh (untimed), as when a file is opened: what our core remembers per session
+ * object may serve the other leaves and models of the same pass, as in the app, but never a later pass; and
+ * neither side finds the session's objects still in the processor's caches from the pass before.
  */
 export async function payloadFigure(name: string, text: string, reps: number): Promise<Figure> {
   const p = prepare(text, name);
   const ours = ourAllPayloads(p.tree, p.leaves, p.ourModels);
-  const theirs = await piAllPayloads(p.pi, p.leafIds, p.piModels);
+  const theirs = await piAllPayloads(p.pi, p.leafLines, p.piModels);
   const passes = passesFor(p);
-  const fresh = () => indexTree(loadSessionText(name, text));
   let trees: EntryTree[] = [];
+  let sessions: PiSession[] = [];
   const times = await compare(
     () => {
       for (const tree of trees) ourAllPayloads(tree, p.leaves, p.ourModels);
     },
     async () => {
-      for (let i = 0; i < passes; i += 1) await piAllPayloads(p.pi, p.leafIds, p.piModels);
+      for (const session of sessions) await piAllPayloads(session, p.leafLines, p.piModels);
     },
     reps,
     true,
-    () => (trees = Array.from({ length: passes }, fresh)),
+    {
+      ours: () => (trees = Array.from({ length: passes }, () => indexTree(loadSessionText(name, text)))),
+      baseline: () => (sessions = Array.from({ length: passes }, () => loadPiSession(text))),
+    },
   );
   const counts = ours === theirs ? `${ours} payloads` : `payloads ours ${ours} / pi ${theirs} (MISMATCH)`;
   return {

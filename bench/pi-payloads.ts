@@ -68,14 +68,18 @@ export async function piLeafPayload(
   return capturePayload(target, { messages }, reasoning, session.headerId);
 }
 
-/** Every (leaf, model) payload, one after the other; returns how many were built. */
+/**
+ * Every (leaf, model) payload, one after the other; returns how many were built. Leaves are given by file line:
+ * pi draws fresh ids for a v1 session each time it reads one.
+ */
 export async function piAllPayloads(
   session: PiSession,
-  leafIds: readonly string[],
+  leafLines: readonly number[],
   models: readonly (Model<Api> | undefined)[],
 ): Promise<number> {
   let built = 0;
-  for (const leafId of leafIds) {
+  for (const line of leafLines) {
+    const leafId = session.idOnLine.get(line) as string;
     for (const model of models) if ((await piLeafPayload(session, leafId, model)) !== undefined) built += 1;
   }
   return built;

@@ -34,24 +34,24 @@ export const WARM_UPS = 2;
  * The two sides alternate so that drift (thermal, other load) hits both alike. `collectFirst` forces a full
  * GC before every run: needed when a run leaves hundreds of MB behind that the next run would otherwise pay
  * to collect; it also resets the young generation, which penalises short allocation-heavy runs, so runs
- * that leave little behind are better measured in a steady heap. `setupOurs` runs, untimed, before each run of
- * `ours` (e.g. to read a session afresh).
+ * that leave little behind are better measured in a steady heap. `setup.ours` and `setup.baseline` run, untimed,
+ * before each run of their side (e.g. to read a session afresh).
  */
 export async function compare(
   ours: Work,
   baseline: Work,
   reps: number,
   collectFirst: boolean,
-  setupOurs?: () => void,
+  setup: { readonly ours?: () => void; readonly baseline?: () => void } = {},
 ): Promise<{ ours: number; baseline: number }> {
   for (let i = 0; i < WARM_UPS; i += 1) {
-    await timeOnce(ours, collectFirst, setupOurs);
-    await timeOnce(baseline, collectFirst);
+    await timeOnce(ours, collectFirst, setup.ours);
+    await timeOnce(baseline, collectFirst, setup.baseline);
   }
   const times = { ours: [] as number[], baseline: [] as number[] };
   for (let i = 0; i < reps; i += 1) {
-    times.ours.push(await timeOnce(ours, collectFirst, setupOurs));
-    times.baseline.push(await timeOnce(baseline, collectFirst));
+    times.ours.push(await timeOnce(ours, collectFirst, setup.ours));
+    times.baseline.push(await timeOnce(baseline, collectFirst, setup.baseline));
   }
   return { ours: median(times.ours), baseline: median(times.baseline) };
 }

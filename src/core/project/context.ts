@@ -59,6 +59,11 @@ function once(raw: object, build: () => AgentMessage): AgentMessage {
   return message;
 }
 
+/* Fates most entries share: one object each, not one per entry and projection. */
+const IS_MESSAGE: ContextFate = { kind: "message" };
+const MODEL_SETTING: ContextFate = { kind: "setting", what: "model" };
+const THINKING_SETTING: ContextFate = { kind: "setting", what: "thinking level" };
+
 /** What pi's `appendMessage` turns an entry into, if anything. */
 function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessage | ContextFate {
   const raw = entry.raw;
@@ -101,9 +106,9 @@ function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessag
         timestamp: time(raw["timestamp"]),
       }));
     case "model_change":
-      return { kind: "setting", what: "model" };
+      return MODEL_SETTING;
     case "thinking_level_change":
-      return { kind: "setting", what: "thinking level" };
+      return THINKING_SETTING;
     case "compaction":
       return options.applyCompaction === false
         ? {
@@ -128,7 +133,8 @@ function readSettings(
   let thinkingLevel = "off";
   let model: AgentContext["model"];
   let compaction: number | undefined;
-  for (const [position, entry] of path.entries()) {
+  for (let position = 0; position < path.length; position += 1) {
+    const entry = path[position] as SessionEntry;
     const raw = entry.raw;
     if (entry.type === "thinking_level_change") thinkingLevel = raw["thinkingLevel"] as string;
     else if (entry.type === "model_change")
@@ -159,7 +165,7 @@ export function toAgentMessages(path: readonly SessionEntry[], options: ContextO
     }
     messages.push(result);
     sources.push(entry.index);
-    fates.set(entry.index, { kind: "message" });
+    fates.set(entry.index, IS_MESSAGE);
   };
   const at = options.applyCompaction === false ? undefined : settings.value.compaction;
   const compaction = at === undefined ? undefined : path[at];
@@ -177,12 +183,14 @@ export function toAgentMessages(path: readonly SessionEntry[], options: ContextO
     );
     sources.push(compaction.index);
     fates.set(compaction.index, { kind: "compaction-summary" });
+    const summarised: ContextFate = { kind: "summarised", compaction: compaction.index };
+    const firstKept = raw["firstKeptEntryId"];
     let kept = false;
     for (let i = 0; i < at; i += 1) {
       const entry = path[i] as SessionEntry;
-      if (entry.raw["id"] === raw["firstKeptEntryId"]) kept = true;
+      if (entry.raw["id"] === firstKept) kept = true;
       if (kept) append(entry);
-      else fates.set(entry.index, { kind: "summarised", compaction: compaction.index });
+      else fates.set(entry.index, summarised);
     }
     path.slice(at + 1).forEach(append);
   }

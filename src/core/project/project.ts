@@ -67,10 +67,12 @@ export function sessionModel(context: AgentContext): Result<ModelInfo> {
   return model ? ok(model) : err(`the session's model ${provider}/${modelId} is not in pi-ai's model registry`);
 }
 
+const IN_CONTEXT: EntryFate = { kind: "in-context" };
+
 /** What stages 5 and 6 made of every path entry. */
 function conversationFates(context: AgentContext, llm: LlmConversion): Map<number, EntryFate> {
   const fates = new Map<number, EntryFate>();
-  for (const [entry, fate] of context.fates) fates.set(entry, fate.kind === "message" ? { kind: "in-context" } : fate);
+  for (const [entry, fate] of context.fates) fates.set(entry, fate.kind === "message" ? IN_CONTEXT : fate);
   llm.fates.forEach((fate, agentIndex) => {
     const entry = context.sources[agentIndex] as number;
     if (fate.kind !== "converted") fates.set(entry, fate);
@@ -79,19 +81,28 @@ function conversationFates(context: AgentContext, llm: LlmConversion): Map<numbe
   return fates;
 }
 
-/** The conversation's fates with the turns pi-ai's transform drops; the conversation's own map when none is. */
-function combineFates(
-  conversation: Conversation,
-  transformDrops: ReadonlyMap<number, string>,
-): ReadonlyMap<number, EntryFate> {
-  if (transformDrops.size === 0) return conversation.fates;
-  const { context, llm } = conversation;
-  const fates = new Map(conversation.fates);
-  for (const [llmIndex, reason] of transformDrops) {
-    fates.set(context.sources[llm.from[llmIndex] as number] as number, { kind: "dropped", reason });
+/**
+ * The conversation's fates with the errored and aborted turns pi-ai's transform drops: they depend on the LLM
+ * messages alone, so they are worked out once per conversation, for all its models.
+ */
+function fatesWithFailedTurns(conversation: Conversation): ReadonlyMap<number, EntryFate> {
+  let fates = withFailedTurns.get(conversation);
+  if (fates === undefined) {
+    const { context, llm } = conversation;
+    let copy: Map<number, EntryFate> | undefined;
+    llm.messages.forEach((message, i) => {
+      const reason = failedTurnReason(message);
+      if (reason === undefined) return;
+      copy ??= new Map(conversation.fates);
+      copy.set(context.sources[llm.from[i] as number] as number, { kind: "dropped", reason });
+    });
+    fates = copy ?? conversation.fates;
+    withFailedTurns.set(conversation, fates);
   }
   return fates;
 }
+
+const withFailedTurns = new WeakMap<Conversation, ReadonlyMap<number, EntryFate>>();
 
 /** The path, its agent messages and their LLM messages: what does not depend on the target model. */
 interface Conversation {
@@ -189,13 +200,6 @@ function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Res
   });
   if (!payload.ok) return payload;
   const llmSources = llm.from.map((agentIndex) => context.sources[agentIndex] as number);
-  const drops = new Map<number, string>();
-  if (options.transform?.dropFailedTurns !== false) {
-    llm.messages.forEach((m, i) => {
-      const reason = failedTurnReason(m);
-      if (reason) drops.set(i, reason);
-    });
-  }
   return ok({
     leaf,
     path,
@@ -206,7 +210,10 @@ function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Res
     reasoning,
     payload: payload.value,
     itemSources: payload.value.origins.map((origin) => origin.map((i) => llmSources[i] as number)),
-    fates: combineFates(conversation.value, drops),
+    fates:
+      options.transform?.dropFailedTurns === false
+        ? conversation.value.fates
+        : fatesWithFailedTurns(conversation.value),
   });
 }
 

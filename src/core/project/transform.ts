@@ -143,29 +143,37 @@ function transformAssistant(
   const same = isSameModel(message, model);
   // The common case, the target model's own turn: only empty unsigned thinking goes, usually nothing.
   if (same && !message.content.some(isEmptyThinking)) return message;
-  const content = message.content.flatMap((block): AssistantMessage["content"][number][] => {
+  const content: AssistantMessage["content"][number][] = [];
+  for (const block of message.content) {
     switch (block.type) {
       case "thinking":
-        if (block.redacted) return same ? [block] : [];
-        if (same && block.thinkingSignature) return [block];
-        if (!block.thinking || block.thinking.trim() === "") return [];
-        if (same) return [block];
-        return thinkingAsText ? [asPlainText(block)] : [];
+        if (block.redacted) {
+          if (same) content.push(block);
+        } else if (same && block.thinkingSignature) content.push(block);
+        else if (!block.thinking || block.thinking.trim() === "") continue;
+        else if (same) content.push(block);
+        else if (thinkingAsText) content.push(asPlainText(block));
+        break;
       case "text":
-        return same ? [block] : [asPlainText(block)];
+        content.push(same ? block : asPlainText(block));
+        break;
       case "toolCall": {
-        if (same) return [block];
+        if (same) {
+          content.push(block);
+          break;
+        }
         let id = block.id;
         if (normalize) {
           id = normalize(block.id, model, message);
           if (id !== block.id) idMap.set(block.id, id);
         }
-        return [block.thoughtSignature || id !== block.id ? rewriteCall(block, id) : block];
+        content.push(block.thoughtSignature || id !== block.id ? rewriteCall(block, id) : block);
+        break;
       }
       default:
-        return [block];
+        content.push(block);
     }
-  });
+  }
   return withContent(message, content);
 }
 

@@ -244,7 +244,8 @@ function messageItems(message: LlmMessage, model: ModelInfo, messageNumber: numb
   )
     return known.items;
   const items = makeItems(message, model, messageNumber);
-  const named = items.some((item) => (item as { readonly id?: unknown }).id === `msg_${messageNumber}`);
+  const name = `msg_${messageNumber}`;
+  const named = message.role === "assistant" && items.some((item) => (item as { readonly id?: unknown }).id === name);
   madeItems.set(message, { model, messageNumber: named ? messageNumber : undefined, items });
   return items;
 }
@@ -285,9 +286,10 @@ export function toResponsesInput(
     const produced = messageItems(message, model, messageNumber);
     if (produced.length === 0) return;
     const source = transformed.from[index];
+    const origin: readonly number[] = source === undefined ? [] : [source];
     for (const item of produced) {
       items.push(item);
-      origins.push(source === undefined ? [] : [source]);
+      origins.push(origin);
     }
     messageNumber++;
   });
