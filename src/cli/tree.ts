@@ -19,21 +19,34 @@ function describeLine(tree: EntryTree, index: number): string {
   return `${entry.id ?? "(no id)"} L${entry.line} ${entryKind(entry)}${text ? `: ${text}` : ""}${marks.length ? `  ${marks.join(" ")}` : ""}`;
 }
 
-/** Lines of the outline: a linear run stays at one depth; each branch of a branch point is indented. */
+/**
+ * Lines of the outline: a linear run stays at one depth; each branch of a branch point is indented. Entries no
+ * root leads to (a parent cycle and what hangs below it) follow under a heading of their own, each cycle from its
+ * first entry in the file, so nothing the file holds is left out.
+ */
 export function outline(tree: EntryTree): string[] {
   const lines: string[] = [];
-  const stack: { index: number; prefix: string; marker: string }[] = [];
-  for (let r = tree.roots.length - 1; r >= 0; r -= 1)
-    stack.push({ index: tree.roots[r]!, prefix: "", marker: tree.roots.length > 1 ? "● " : "" });
-  while (stack.length > 0) {
-    const { index, prefix, marker } = stack.pop()!;
-    lines.push(`${prefix}${marker}${describeLine(tree, index)}`);
-    const kids = tree.children[index]!;
-    const childPrefix = prefix + (marker === "├─ " ? "│  " : marker ? "   " : "");
-    if (kids.length === 1) stack.push({ index: kids[0]!, prefix: childPrefix, marker: "" });
-    else
-      for (let k = kids.length - 1; k >= 0; k -= 1)
-        stack.push({ index: kids[k]!, prefix: childPrefix, marker: k === kids.length - 1 ? "└─ " : "├─ " });
+  const seen = new Uint8Array(tree.entries.length);
+  const walk = (start: number, marker: string): void => {
+    const stack: { index: number; prefix: string; marker: string }[] = [{ index: start, prefix: "", marker }];
+    while (stack.length > 0) {
+      const { index, prefix, marker } = stack.pop()!;
+      if (seen[index]) continue; // back round a cycle
+      seen[index] = 1;
+      lines.push(`${prefix}${marker}${describeLine(tree, index)}`);
+      const kids = tree.children[index]!.filter((kid) => !seen[kid]);
+      const childPrefix = prefix + (marker === "├─ " ? "│  " : marker ? "   " : "");
+      if (kids.length === 1) stack.push({ index: kids[0]!, prefix: childPrefix, marker: "" });
+      else
+        for (let k = kids.length - 1; k >= 0; k -= 1)
+          stack.push({ index: kids[k]!, prefix: childPrefix, marker: k === kids.length - 1 ? "└─ " : "├─ " });
+    }
+  };
+  for (const root of tree.roots) walk(root, tree.roots.length > 1 ? "● " : "");
+  const unreached = tree.entries.filter((entry) => !seen[entry.index]).length;
+  if (unreached > 0) {
+    lines.push(`${unreached} ${unreached === 1 ? "entry" : "entries"} no root leads to, in or below a parent cycle:`);
+    for (const entry of tree.entries) if (tree.inCycle.has(entry.index) && !seen[entry.index]) walk(entry.index, "↻ ");
   }
   return lines;
 }

@@ -17,19 +17,7 @@ export interface KnownIssue {
   readonly failure?: RegExp;
 }
 
-export const KNOWN_ISSUES: readonly KnownIssue[] = [
-  {
-    id: "payload-nested-too-deep",
-    what:
-      "a value nested thousands deep in the file (JSON.parse reads it) reaches the payload as it is, and the payload " +
-      "then cannot be written as JSON (JSON.stringify: Maximum call stack size exceeded); pi would fail to send it, " +
-      "Context Lens should say so instead of returning the body: " +
-      '{"type":"message","message":{"role":"toolResult","toolName":[[[…12,000 deep…]]],"content":[],…}}, ' +
-      "model google/gemini-2.5-pro or amazon-bedrock (also tool-call arguments, any API); counting its tokens " +
-      "overflows too (renderArguments in src/core/tokens/text.ts)",
-    failure: /the payload is not JSON: JSON\.stringify throws \(Maximum call stack size exceeded\)/,
-  },
-];
+export const KNOWN_ISSUES: readonly KnownIssue[] = [];
 
 /** The first stack frame under src/ ("at cutToolResult (/…/src/core/project/convert.ts:99:33)"). */
 export function sourceFrame(error: Error): string {

@@ -107,12 +107,15 @@ describe("snapshots of damaged sessions read back", () => {
     }
   });
 
-  it("a payload nested too deep for JSON.stringify is a stated error, not an exception", () => {
+  it("a value nested too deep for JSON.stringify is a stated error naming its line, not an exception", () => {
     const deep = "[".repeat(12_000) + "]".repeat(12_000);
     const call = { type: "toolCall", id: "c", name: "read", arguments: { x: "DEEP" } };
     const text = session(header(), assistant("a", null, [call])).replace('"DEEP"', deep);
     const made = createSnapshot(indexTree(loadSessionText("f.jsonl", text)), 0, PI_DEFAULTS, claude);
-    expect(made).toMatchObject({ ok: false, error: expect.stringMatching(/^the payload cannot be written as JSON/) });
+    expect(made).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^line 2 of f\.jsonl nests values more than 1,000 levels deep/),
+    });
   });
 
   it("a thinking level that is a key of every object, or no string, gives a body of plain JSON that reads back", () => {

@@ -15,6 +15,7 @@ import type {
 import { findModel } from "../models/registry.ts";
 import { buildPayload } from "../providers/index.ts";
 import { err, ok, type Result } from "../result.ts";
+import { MAX_NESTING } from "../nesting.ts";
 import { pathToLeaf, type EntryTree } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";
 import { toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
@@ -158,6 +159,15 @@ function makeConversation(tree: EntryTree, leaf: number, options: ProjectionOpti
     return entry ? `line ${entry.line} of ${tree.file.name}` : tree.file.name;
   };
   const llm = toLlmMessages(context.value.messages, { ...options, locate });
+  if (tree.tooDeep.size > 0) {
+    const deep = llm.from.map((agentIndex) => sources[agentIndex] as number).find((i) => tree.tooDeep.has(i));
+    if (deep !== undefined)
+      return err(
+        `line ${tree.entries[deep]?.line} of ${tree.file.name} nests values more than ${MAX_NESTING.toLocaleString("en")} ` +
+          "levels deep and reaches the model on this path; JSON cannot be written that deep, so pi could not send " +
+          "this request and there is no payload",
+      );
+  }
   return ok({ path: path.value, context: context.value, llm, fates: conversationFates(context.value, llm) });
 }
 
@@ -189,17 +199,23 @@ function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Res
   if (!model.ok) return model;
   const level = options.thinkingLevel ?? context.thinkingLevel;
   const reasoning = level === "off" ? undefined : (level as ThinkingLevel);
-  const payload = buildPayload(model.value, {
-    messages: llm.messages as LlmMessage[],
-    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-    ...(options.tools !== undefined ? { tools: options.tools } : {}),
-    reasoning,
-    sessionId: tree.file.header?.id,
-    cacheRetention: options.cacheRetention,
-    ...(options.transform ? { transform: options.transform } : {}),
-  });
-  if (!payload.ok) return payload;
+  const build = (messages: readonly LlmMessage[]) =>
+    buildPayload(model.value, {
+      messages: messages as LlmMessage[],
+      ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+      ...(options.tools !== undefined ? { tools: options.tools } : {}),
+      reasoning,
+      sessionId: tree.file.header?.id,
+      cacheRetention: options.cacheRetention,
+      ...(options.transform ? { transform: options.transform } : {}),
+    });
+  const payload = build(llm.messages);
   const llmSources = llm.from.map((agentIndex) => context.sources[agentIndex] as number);
+  if (!payload.ok) {
+    const culprit = firstFailingMessage(llm.messages, build);
+    const line = culprit === undefined ? undefined : tree.entries[llmSources[culprit] as number]?.line;
+    return line === undefined ? payload : err(`${payload.error}; it fails at line ${line} of ${tree.file.name}`);
+  }
   return ok({
     leaf,
     path,
@@ -215,6 +231,25 @@ function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Res
         ? conversation.value.fates
         : fatesWithFailedTurns(conversation.value),
   });
+}
+
+/**
+ * The message the build first fails on: the shortest failing prefix ends with it (a builder fails on a message
+ * of a shape pi does not write, whatever follows it). Only asked after a failure: a few builds, by bisection.
+ */
+function firstFailingMessage(
+  messages: readonly LlmMessage[],
+  build: (messages: readonly LlmMessage[]) => Result<unknown>,
+): number | undefined {
+  let low = 0; // messages.slice(0, low) builds
+  let high = messages.length; // messages.slice(0, high) fails
+  if (build([]).ok === false) return undefined; // nothing to do with the messages (base URL, tools, …)
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    if (build(messages.slice(0, mid)).ok) low = mid;
+    else high = mid;
+  }
+  return high - 1;
 }
 
 /** "PROVIDER/ID" of the model the path to `leaf` ends with, whether or not the registry knows it. */

@@ -3,8 +3,9 @@
  * `projectionOptions` turns settings into the options the stage functions take, so every rule is applied by the
  * stage it belongs to (context, convert, transform, payload) and shows up in the fates of the entries it touches.
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import type { CacheRetention, SessionThinkingLevel, ToolDefinition } from "../llm/types.ts";
+import { parseJsonShallow } from "../nesting.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { BashMode } from "./convert.ts";
 import type { ProjectionOptions } from "./project.ts";
@@ -403,9 +404,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 export function parsePresets(text: string, source = "the preset file"): Result<Preset[]> {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJsonShallow(text);
   } catch (error) {
-    return err(`${source} is not JSON (${(error as Error).message})`);
+    return err(
+      `${source} ${error instanceof RangeError ? "cannot be used" : "is not JSON"} (${(error as Error).message})`,
+    );
   }
   const format = (data as { format?: unknown } | null)?.format;
   if (format === PRESET_FORMAT) {

@@ -13,6 +13,7 @@ import type {
   ThinkingLevel,
   ToolCall,
 } from "../llm/types.ts";
+import { parseJsonShallow } from "../nesting.ts";
 import type { TransformResult } from "../project/transform.ts";
 
 /** pi-ai's `EXTENDED_THINKING_LEVELS` (`models.js`), weakest first. */
@@ -247,9 +248,10 @@ const parsedSignatures = new StringMemo<unknown>(MEMO_MAX_CHARS);
 
 /**
  * `JSON.parse` of a signature string (an OpenAI reasoning item), remembered per string: long encrypted
- * reasoning is parsed once per session rather than once per payload. Throws like `JSON.parse` on bad JSON.
+ * reasoning is parsed once per session rather than once per payload. Throws like `JSON.parse` on bad JSON, and
+ * a RangeError for a value nested too deep to send.
  * The result is shared between payloads; never mutate it.
  */
 export function parseSignatureJson(text: string): unknown {
-  return parsedSignatures.get(text, (t): unknown => JSON.parse(t));
+  return parsedSignatures.get(text, parseJsonShallow);
 }

@@ -2,17 +2,19 @@
  * pi-ai 0.73.1's `convertMessages` for Chat Completions: transformed pi messages → `messages[]` of the request
  * body, with the provider quirks of `CompletionsCompat` applied and the source of every entry recorded.
  */
-import type {
-  AssistantMessage,
-  ImageContent,
-  LlmMessage,
-  ModelInfo,
-  PayloadRequest,
-  ThinkingContent,
-  ToolCall,
-  ToolResultMessage,
-  UserMessage,
+import {
+  PayloadError,
+  type AssistantMessage,
+  type ImageContent,
+  type LlmMessage,
+  type ModelInfo,
+  type PayloadRequest,
+  type ThinkingContent,
+  type ToolCall,
+  type ToolResultMessage,
+  type UserMessage,
 } from "../llm/types.ts";
+import { parseJsonShallow } from "../nesting.ts";
 import { transformForModel } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import {
@@ -102,8 +104,11 @@ function reasoningDetails(calls: readonly ToolCall[]): unknown[] {
     .filter((call) => call.thoughtSignature)
     .map((call) => {
       try {
-        return JSON.parse(call.thoughtSignature ?? "") as unknown;
-      } catch {
+        return parseJsonShallow(call.thoughtSignature ?? "");
+      } catch (error) {
+        // pi-ai drops a signature that is not JSON, but would send one nested too deep, and fail writing it.
+        if (error instanceof RangeError)
+          throw new PayloadError(`a tool call's thought signature cannot be sent: ${error.message}`);
         return null;
       }
     })

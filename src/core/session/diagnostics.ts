@@ -25,7 +25,8 @@ export type DiagnosticCode =
   | "line-too-long"
   | "binary"
   | "empty-file"
-  | "not-a-session";
+  | "not-a-session"
+  | "nested-too-deep";
 
 export interface Diagnostic {
   readonly severity: Severity;

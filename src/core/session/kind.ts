@@ -49,12 +49,18 @@ function share(values: readonly { value: unknown }[], test: (value: unknown) => 
 export function classifyFile(
   values: readonly { readonly line: number; readonly value: unknown }[],
   stats: LineStats,
+  blankLines: number,
 ): Classified {
   if (stats.nulBytes)
     return { kind: "binary", description: "This is a binary file, not a pi session (JSON Lines text)." };
   if (stats.bytes === 0 || (values.length === 0 && stats.lines === 0)) {
     return { kind: "empty", description: "The file is empty: there is no session header and no entries." };
   }
+  if (values.length === 0 && blankLines === stats.lines)
+    return {
+      kind: "empty",
+      description: "The file holds only blank lines: there is no session header and no entries.",
+    };
   if (values.length === 0) return classifyUnparsed(stats);
   const first = values[0]?.value;
   const rest = values.slice(1, 200);

@@ -3,6 +3,7 @@
  * Incremental: feed chunks with `push`, then `finish`. Nothing is dropped without a diagnostic.
  */
 import type { Diagnostic } from "./diagnostics.ts";
+import { MAX_NESTING, tooDeepAt } from "../nesting.ts";
 import { parseJsonLine } from "./json-line.ts";
 import { LineSplitter, MAX_LINE_CHARS, type LineLimits, type LineStats, type LongLine, type RawLine } from "./lines.ts";
 import { classifyFile, isPiHeader } from "./kind.ts";
@@ -22,6 +23,7 @@ export class SessionLoader {
   readonly #diagnostics: Diagnostic[] = [];
   readonly #splitter: LineSplitter;
   readonly #maxLineChars: number;
+  #blankLines = 0;
 
   /** `limits` are for tests; files are read with the splitter's defaults. */
   constructor(name: string, limits: LineLimits = {}) {
@@ -46,7 +48,7 @@ export class SessionLoader {
   finish(): SessionFile {
     const stats = this.#splitter.end();
     const diagnostics = [...fileDiagnostics(stats, this.#maxLineChars), ...this.#diagnostics];
-    return buildSessionFile(this.#name, this.#values, diagnostics, stats);
+    return buildSessionFile(this.#name, this.#values, diagnostics, stats, this.#blankLines);
   }
 
   #acceptLine(line: RawLine): void {
@@ -54,10 +56,23 @@ export class SessionLoader {
     const parsed = parseJsonLine(line.text);
     switch (parsed.kind) {
       case "blank":
+        this.#blankLines += 1;
         return;
-      case "value":
+      case "value": {
         this.#values.push({ line: line.number, value: parsed.value });
+        const at = line.text.length > 2 * MAX_NESTING ? tooDeepAt(parsed.value) : undefined;
+        if (at !== undefined)
+          this.#diagnostics.push({
+            severity: "warning",
+            code: "nested-too-deep",
+            line: line.number,
+            message:
+              `Line ${line.number} nests arrays or objects more than ${MAX_NESTING.toLocaleString("en")} levels deep ` +
+              `(at ${at}). pi reads it, but JSON cannot be written that deep, so pi could not send it to a model: ` +
+              "paths whose context holds it get no payload, and its JSON is not shown.",
+          });
         return;
+      }
       case "multiple-values":
         this.#report(
           line.number,
@@ -146,8 +161,9 @@ export function buildSessionFile(
   values: readonly ParsedValue[],
   diagnostics: Diagnostic[],
   stats: LineStats,
+  blankLines: number,
 ): SessionFile {
-  const kind = classifyFile(values, stats);
+  const kind = classifyFile(values, stats, blankLines);
   const first = values[0];
   if (kind.kind !== "pi-session" || !first || !isPiHeader(first.value)) {
     diagnostics.unshift({

@@ -2,7 +2,7 @@
  * Stage 2: zod schemas for the pi 0.73.1 session format (header, every entry type, every message role).
  * Schemas are loose: unknown fields are kept (and reported by `validateEntry`), never stripped.
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 
 const text = z.looseObject({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
 const image = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });

@@ -29,6 +29,8 @@ export interface EntryTree {
   readonly defaultLeaf: number | undefined;
   /** Entries whose parent chain loops; pi would never finish walking from them. */
   readonly inCycle: ReadonlySet<number>;
+  /** Entries holding a value nested too deep to write as JSON (the loader's "nested-too-deep" diagnostics). */
+  readonly tooDeep: ReadonlySet<number>;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -158,6 +160,8 @@ export function indexTree(file: SessionFile): EntryTree {
   const inCycle = findCycles(parentOf);
   if (inCycle.size > 0) diagnostics.push(cycleDiagnostic(entries, inCycle, belowCycles(children, inCycle)));
   const defaultLeaf = entries.length > 0 ? entries.length - 1 : undefined;
+  const deepLines = new Set(file.diagnostics.filter((d) => d.code === "nested-too-deep").map((d) => d.line));
+  const tooDeep = new Set(deepLines.size === 0 ? [] : entries.filter((e) => deepLines.has(e.line)).map((e) => e.index));
   return {
     file,
     entries,
@@ -169,6 +173,7 @@ export function indexTree(file: SessionFile): EntryTree {
     name: sessionName(entries),
     defaultLeaf,
     inCycle,
+    tooDeep,
     diagnostics,
   };
 }

@@ -3,7 +3,7 @@
  * that says what the text is instead — not JSON, another kind of file, a snapshot of another version, or a
  * snapshot with a damaged field (named by its path).
  */
-import type { z } from "zod";
+import type { z } from "../zod.ts";
 import { err, ok, type Result } from "../result.ts";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type Snapshot } from "./schema.ts";
 

@@ -7,7 +7,7 @@
  * Entries are named by `ref`: the entry's id when that id is unique on the path, else `line:N`, as everywhere
  * else in Context Lens.
  */
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { settingsSchema, toolsSchema } from "../project/rules.ts";
 
 export const SNAPSHOT_FORMAT = "context-lens/snapshot";

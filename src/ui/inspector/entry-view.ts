@@ -2,7 +2,9 @@
  * What the inspector shows of one entry, read from its migrated JSON. Entries may be malformed (the loader keeps
  * them with a diagnostic), so every field is read defensively and anything unrecognised falls back to "generic".
  */
+import { tooDeepAt } from "../../core/nesting.ts";
 import { assertNever } from "../../core/result.ts";
+import { tooDeepNote } from "./raw-json.ts";
 
 type Raw = Readonly<Record<string, unknown>>;
 
@@ -66,7 +68,9 @@ function factsOf(raw: Raw, fields: readonly (readonly [key: string, label: strin
   return fields.flatMap(([key, label]) => {
     const value = raw[key];
     if (value === undefined) return [];
-    return [{ label, value: typeof value === "string" ? value : JSON.stringify(value) }];
+    if (typeof value === "string") return [{ label, value }];
+    const at = tooDeepAt(value);
+    return [{ label, value: at === undefined ? JSON.stringify(value) : tooDeepNote(at) }];
   });
 }
 

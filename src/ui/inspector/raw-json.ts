@@ -2,6 +2,7 @@
  * The "Raw JSON" view of an entry: pretty JSON with long base64 payloads elided, so a screenshot-heavy
  * entry stays readable. The copy button copies the entry as it is, without elision.
  */
+import { MAX_NESTING, tooDeepAt } from "../../core/nesting.ts";
 import { SHOWN_CHARS } from "./clip.ts";
 
 /** Pure base64 strings at least this long are elided wherever they appear (images kept in `details`, …). */
@@ -46,12 +47,19 @@ export function elideBase64(value: unknown): unknown {
   );
 }
 
+/** What is shown instead of a value nested too deep to write (the loader warned about its line). */
+export function tooDeepNote(at: string): string {
+  return `(not shown: nests arrays or objects more than ${MAX_NESTING.toLocaleString("en")} levels deep, at ${at})`;
+}
+
 /** Pretty JSON (two-space indent) of an entry for display, base64 elided. */
 export function formatRawJson(raw: unknown): string {
-  return JSON.stringify(elideBase64(raw), null, 2);
+  const at = tooDeepAt(raw);
+  return at === undefined ? JSON.stringify(elideBase64(raw), null, 2) : tooDeepNote(at);
 }
 
 /** Pretty JSON of an entry for the clipboard: complete, nothing elided. */
 export function formatFullJson(raw: unknown): string {
-  return JSON.stringify(raw, null, 2);
+  const at = tooDeepAt(raw);
+  return at === undefined ? JSON.stringify(raw, null, 2) : tooDeepNote(at);
 }

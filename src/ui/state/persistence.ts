@@ -4,7 +4,7 @@
  * that says what was not saved, so the UI can tell the person and keep what is on screen.
  */
 import { del, get, set } from "idb-keyval";
-import { z } from "zod";
+import { z } from "../../core/zod.ts";
 import { err, ok, type Result } from "../../core/result.ts";
 
 const LIBRARY_KEY = "context-lens/library";
