@@ -51,3 +51,17 @@ export function parseJsonShallow(text: string): unknown {
     );
   return value;
 }
+
+/** What stands where `clipNesting` cut a value. */
+export const CLIPPED = `(not shown: nested more than ${MAX_NESTING.toLocaleString("en")} levels deep)`;
+
+/**
+ * A copy of `value` with whatever lies `depth` levels down replaced by `CLIPPED`: an entry holding a value too
+ * deep to write (or to pass to another thread), made showable. Only for such entries; others are passed as they are.
+ */
+export function clipNesting(value: unknown, depth: number): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (depth <= 0) return CLIPPED;
+  if (Array.isArray(value)) return value.map((v) => clipNesting(v, depth - 1));
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, clipNesting(v, depth - 1)]));
+}

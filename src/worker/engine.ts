@@ -2,6 +2,7 @@
  * The session engine: loads files in slices, keeps the parsed sessions, answers the UI's questions.
  * Runs inside the worker, and in-process for tests (the same code either way).
  */
+import { clipNesting } from "../core/nesting.ts";
 import { searchEntries } from "../core/session/filter.ts";
 import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
@@ -233,7 +234,8 @@ export class SessionEngine {
       id: entry.id,
       parentId: entry.parentId,
       type: entry.type,
-      raw: entry.raw,
+      // A value nested too deep cannot be passed to the page (structured clone overflows too): cut well above it.
+      raw: tree.tooDeep.has(index) ? (clipNesting(entry.raw, SHOWN_NESTING) as EntryDetail["raw"]) : entry.raw,
       label: entry.id !== undefined ? tree.labels.get(entry.id)?.label : undefined,
       toolCalls,
       callEntry,
@@ -243,6 +245,9 @@ export class SessionEngine {
 }
 
 type Raw = Record<string, unknown>;
+/** How deep the inspector is shown an entry that nests a value too deep to pass on. */
+const SHOWN_NESTING = 64;
+
 const messageOf = (tree: EntryTree, i: number): Raw | undefined => {
   const e = tree.entries[i];
   const m = e?.raw["message"];

@@ -267,6 +267,41 @@ test("a 50 MB single line loads without freezing the page, and is named with its
   console.log(`50 MB line: longest main-thread task ${Math.round(await longest())} ms`);
 });
 
+test("a value nested 12,000 deep is named; its path says why it has no payload, and the inspector stays", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  const call = JSON.stringify(assistant("a1", "u1", [toolCall("t1", "read", { path: "DEEP" })]));
+  const text = session(
+    header({ id: "deep-1" }),
+    user("u1", null, "Read the nested file"),
+    call.replace('"DEEP"', "[".repeat(12_000) + "]".repeat(12_000)),
+    toolResult("r1", "a1", "t1", "done"),
+    user("u2", "r1", "Thanks"),
+  );
+  await page.goto("/");
+  await page.getByLabel("Open session files").setInputFiles([file("deep.jsonl", text)]);
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  await expect(list.locator('[aria-current="true"]', { hasText: "4 entries" })).toBeVisible();
+  await page.getByRole("tab", { name: /Diagnostics/ }).click();
+  await expect(page.getByRole("region", { name: "Diagnostics" })).toContainText(
+    "Line 3 nests arrays or objects more than 1,000 levels deep (at message.content[0].arguments.path[0]…).",
+  );
+  await page.getByRole("tab", { name: "Payload" }).click();
+  await expect(page.getByRole("tabpanel", { name: "Payload" })).toContainText(
+    "line 3 of deep.jsonl nests values more than 1,000 levels deep and reaches the model on this path",
+  );
+  // The entry itself: its arguments are not written out, and nothing on the page breaks.
+  await page.getByLabel("Show").selectOption("all");
+  await chooseLeaf(page, "read");
+  await page.getByRole("tab", { name: "Entry" }).click();
+  await expect(page.getByRole("region", { name: "Inspector" })).toContainText(
+    "(not shown: nested more than 1,000 levels deep)",
+  );
+  expect(errors).toEqual([]);
+});
+
 test("500 files opened at once: progress across files, all listed, one summary", async ({ page }) => {
   test.setTimeout(240_000);
   await page.goto("/");
