@@ -136,9 +136,10 @@ describe("counting a projection", () => {
     };
     count("u2");
     const first = cache.stats;
-    count("u2");
+    tokenizer.seen.length = 0;
+    count("u2"); // the same items again: counted from what is kept per item, or from the cache
     expect(cache.stats.misses).toBe(first.misses);
-    expect(cache.stats.hits).toBe(2 * first.hits + first.misses);
+    expect(tokenizer.seen).toEqual([]);
     // One more message on the path: only its text is new.
     tokenizer.seen.length = 0;
     count("a4");

@@ -10,6 +10,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../llm/types.ts";
+import { PerObject } from "../project/memo.ts";
 import type { TransformResult } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import {
@@ -181,16 +182,30 @@ export function toAnthropicMessages(
   return { messages, origins };
 }
 
+/*
+ * What a message becomes, kept per message object: every payload along a session meets the same messages again
+ * (each leaf repeats its path; the stages before keep an unchanged message the same object), so its blocks are
+ * made, and their texts scanned, once. Nothing here depends on the target model. Shared; never mutate them.
+ */
+const madeUser = new PerObject<UserMessage, AnthropicMessage | undefined>();
+const madeAssistant = new PerObject<AssistantMessage, AnthropicMessage | undefined>();
+const madeResults = new PerObject<ToolResultMessage, AnthropicToolResultBlock>();
+
 /** One body message from a single user/assistant message or a run of tool results. */
 function toAnthropicMessage(group: readonly LlmMessage[]): AnthropicMessage | undefined {
   const first = group[0] as LlmMessage;
   switch (first.role) {
     case "user":
-      return toUserMessage(first);
+      return madeUser.get(first, undefined, () => toUserMessage(first));
     case "assistant":
-      return toAssistantMessage(first);
+      return madeAssistant.get(first, undefined, () => toAssistantMessage(first));
     case "toolResult":
-      return { role: "user", content: (group as readonly ToolResultMessage[]).map(toToolResultBlock) };
+      return {
+        role: "user",
+        content: (group as readonly ToolResultMessage[]).map((m) =>
+          madeResults.get(m, undefined, () => toToolResultBlock(m)),
+        ),
+      };
     default:
       return assertNever(first, "message role");
   }

@@ -12,6 +12,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../llm/types.ts";
+import { PerObject } from "../project/memo.ts";
 import { transformForModel, type TransformOptions } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import { isImage, joinedText, sanitizeSurrogates } from "./common.ts";
@@ -182,20 +183,29 @@ class ContentsBuilder {
   }
 }
 
+/*
+ * What a message becomes, kept per message object and target model: every payload along a session meets the same
+ * messages again (each leaf repeats its path; the stages before keep an unchanged message the same object), so its
+ * parts are made, and their texts scanned and signatures checked, once. Parts are shared; never mutate them.
+ */
+const madeUserParts = new PerObject<UserMessage, GeminiPart[]>();
+const madeModelParts = new PerObject<AssistantMessage, GeminiPart[]>();
+const madeResponses = new PerObject<ToolResultMessage, ReturnType<typeof functionResponse>>();
+
 function addMessage(builder: ContentsBuilder, message: LlmMessage, source: number | undefined, model: ModelInfo): void {
   switch (message.role) {
     case "user": {
-      const parts = userParts(message);
+      const parts = madeUserParts.get(message, undefined, () => userParts(message));
       if (parts.length > 0) builder.push({ role: "user", parts }, source);
       return;
     }
     case "assistant": {
-      const parts = modelParts(message, model);
+      const parts = madeModelParts.get(message, model, () => modelParts(message, model));
       if (parts.length > 0) builder.push({ role: "model", parts }, source);
       return;
     }
     case "toolResult": {
-      const { part, imageTurn } = functionResponse(message, model);
+      const { part, imageTurn } = madeResponses.get(message, model, () => functionResponse(message, model));
       builder.pushFunctionResponse(part, source);
       if (imageTurn) builder.push(imageTurn, source);
       return;
