@@ -13,9 +13,9 @@ import type {
   TransformOptions,
 } from "../llm/types.ts";
 import { findModel } from "../models/registry.ts";
+import { MAX_NESTING } from "../nesting.ts";
 import { buildPayload } from "../providers/index.ts";
 import { err, ok, type Result } from "../result.ts";
-import { MAX_NESTING } from "../nesting.ts";
 import { pathToLeaf, type EntryTree } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";
 import { toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
@@ -82,6 +82,8 @@ function conversationFates(context: AgentContext, llm: LlmConversion): Map<numbe
   return fates;
 }
 
+const withFailedTurns = new WeakMap<Conversation, ReadonlyMap<number, EntryFate>>();
+
 /**
  * The conversation's fates with the errored and aborted turns pi-ai's transform drops: they depend on the LLM
  * messages alone, so they are worked out once per conversation, for all its models.
@@ -102,8 +104,6 @@ function fatesWithFailedTurns(conversation: Conversation): ReadonlyMap<number, E
   }
   return fates;
 }
-
-const withFailedTurns = new WeakMap<Conversation, ReadonlyMap<number, EntryFate>>();
 
 /** The path, its agent messages and their LLM messages: what does not depend on the target model. */
 interface Conversation {
