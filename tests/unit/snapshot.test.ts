@@ -374,6 +374,20 @@ describe("links", () => {
     });
   });
 
+  it("refuse a file or a link holding a value nested too deep to walk, and say where", async () => {
+    const written = JSON.parse(snapshotJson(prepareExport(make(PI_DEFAULTS)))) as Snapshot;
+    (written.payload.body as Record<string, unknown>)["deep"] = "DEEP";
+    const text = JSON.stringify(written).replace('"DEEP"', "[".repeat(12_000) + "]".repeat(12_000));
+    const why =
+      /^nests arrays or objects more than 1,000 levels deep \(at payload\.body\.deep\[0\]\[0\]\[0\]…\); it is not one Context Lens wrote\.$/;
+    const file = parseSnapshot(text, "deep.json");
+    expect(file.ok).toBe(false);
+    if (!file.ok) expect(file.error.replace("deep.json ", "")).toMatch(why);
+    const link = await decodeSnapshotLink(`#snapshot=${deflateRawSync(Buffer.from(text)).toString("base64url")}`);
+    expect(link.ok).toBe(false);
+    if (!link.ok) expect(link.error.replace("the link ", "")).toMatch(why);
+  });
+
   it("say when a link is too long to travel well, and when browsers would not open it", () => {
     expect(linkFit(LINK_COMFORTABLE_CHARS)).toEqual({ fit: "fine", length: LINK_COMFORTABLE_CHARS });
     const long = linkFit(LINK_COMFORTABLE_CHARS + 1);

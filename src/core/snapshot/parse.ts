@@ -4,6 +4,7 @@
  * snapshot with a damaged field (named by its path).
  */
 import type { z } from "../zod.ts";
+import { MAX_NESTING, tooDeepAt } from "../nesting.ts";
 import { err, ok, type Result } from "../result.ts";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type Snapshot } from "./schema.ts";
 
@@ -83,6 +84,13 @@ function consistency(snapshot: Snapshot): string | undefined {
 export function checkSnapshot(data: unknown, source = "the snapshot"): Result<Snapshot> {
   if (!isObject(data) || data["format"] !== SNAPSHOT_FORMAT)
     return err(`${source} is not a Context Lens snapshot: it is ${lookalike(data)}.`);
+  // JSON.parse reads values nested deeper than any walk (the checks below, a view, an export) can follow.
+  const deep = tooDeepAt(data);
+  if (deep !== undefined)
+    return err(
+      `${source} nests arrays or objects more than ${MAX_NESTING.toLocaleString("en")} levels deep (at ${deep}); ` +
+        "it is not one Context Lens wrote.",
+    );
   const version = data["version"];
   if (typeof version === "number" && Number.isInteger(version) && version > SNAPSHOT_VERSION)
     return err(
@@ -110,19 +118,7 @@ export function parseSnapshot(text: string, source = "the snapshot"): Result<Sna
     const cut = text.includes(`"${SNAPSHOT_FORMAT}"`) ? " It looks like a snapshot that was cut off or edited." : "";
     return err(`${source} is not JSON (${(error as Error).message}).${cut}`);
   }
-  try {
-    const checked = checkSnapshot(data, source);
-    // What cannot be written again (JSON.stringify overflows) cannot be exported or shared either.
-    if (checked.ok) JSON.stringify(checked.value);
-    return checked;
-  } catch (error) {
-    // JSON.parse reads values nested far deeper than the checks can walk (the stack runs out).
-    if (error instanceof RangeError)
-      return err(
-        `${source} holds a value nested too deeply to read (${error.message}); it is not one Context Lens wrote.`,
-      );
-    throw error;
-  }
+  return checkSnapshot(data, source);
 }
 
 /** Whether the beginning of a file names the snapshot format: worth opening as a snapshot, not a session. */
