@@ -104,3 +104,22 @@ test("search moves the view from hit to hit, n of m, without changing the leaf",
   await centred(tree, leaf).toBe(true);
   await expect(search).toBeFocused();
 });
+
+test("a hit that arrives once focus is in the tree takes the focus with it", async ({ page }) => {
+  // A quick person types a query and tabs into the tree before the worker has answered: focus lands on the
+  // old tab stop, then the hit becomes the tab stop. Focus must follow it, not stay on a node that is no
+  // longer reachable with Tab. The query is set without focusing the box, which stands for that race.
+  const tree = await openTall(page);
+  const leaf = tree.getByRole("treeitem", { selected: true });
+  await leaf.focus();
+  await expect(leaf).toBeFocused();
+  await page.getByRole("searchbox", { name: "Search entries" }).evaluate((box: HTMLInputElement) => {
+    box.value = "zebra";
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  const hit = tree.getByRole("treeitem", { name: /current search hit/ });
+  await expect(hit).toHaveAccessibleName(/^User: Turn 10: find the zebra/);
+  await expect(hit).toBeFocused();
+  await expect(hit).toHaveAttribute("tabindex", "0");
+  await expect(leaf).toHaveAccessibleName(/^Assistant: Reply 149/);
+});
