@@ -93,7 +93,7 @@ export function projectForView(
     view: {
       leaf,
       path: p.path,
-      fates: p.path.map((i) => p.fates.get(i) ?? { kind: "no-message", reason: "not read by pi" }),
+      fates: p.path.map((_, position) => p.fates.at(position) ?? { kind: "no-message", reason: "not read by pi" }),
       sessionModel,
       model: p.model,
       reasoning: p.reasoning,
@@ -168,7 +168,7 @@ export interface EntryContributions {
 
 export function contributions(p: Projection): EntryContributions {
   const fates = new Map<number, string>();
-  for (const i of p.path) fates.set(i, JSON.stringify(p.fates.get(i) ?? null));
+  for (const [i, fate] of p.fates) fates.set(i, JSON.stringify(fate));
   const messages = new Map<number, unknown[]>();
   p.llm.messages.forEach((m, k) => {
     const entry = p.llmSources[k] as number;

@@ -37,8 +37,8 @@ export interface AgentContext {
   readonly model: { readonly provider: string; readonly modelId: string } | undefined;
   /** Index of the compaction that was applied, if any. */
   readonly compaction: number | undefined;
-  /** Fate of every entry on the path, by entry index. */
-  readonly fates: ReadonlyMap<number, ContextFate>;
+  /** Fate of every entry on the path, by path position (`fates[i]` is the fate of the path's entry i). */
+  readonly fates: readonly ContextFate[];
 }
 
 const time = (timestamp: unknown): number => new Date(timestamp as string).getTime();
@@ -63,6 +63,7 @@ function once(raw: object, build: () => AgentMessage): AgentMessage {
 const IS_MESSAGE: ContextFate = { kind: "message" };
 const MODEL_SETTING: ContextFate = { kind: "setting", what: "model" };
 const THINKING_SETTING: ContextFate = { kind: "setting", what: "thinking level" };
+const COMPACTION_SUMMARY: ContextFate = { kind: "compaction-summary" };
 
 /** What pi's `appendMessage` turns an entry into, if anything. */
 function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessage | ContextFate {
@@ -156,21 +157,21 @@ export function toAgentMessages(path: readonly SessionEntry[], options: ContextO
   if (!settings.ok) return settings;
   const messages: AgentMessage[] = [];
   const sources: number[] = [];
-  const fates = new Map<number, ContextFate>();
-  const append = (entry: SessionEntry): void => {
+  const fates = new Array<ContextFate>(path.length);
+  const append = (entry: SessionEntry, position: number): void => {
     const result = entryMessage(entry, options);
     if (isFate(result)) {
-      fates.set(entry.index, result);
+      fates[position] = result;
       return;
     }
     messages.push(result);
     sources.push(entry.index);
-    fates.set(entry.index, IS_MESSAGE);
+    fates[position] = IS_MESSAGE;
   };
   const at = options.applyCompaction === false ? undefined : settings.value.compaction;
   const compaction = at === undefined ? undefined : path[at];
   if (compaction === undefined || at === undefined) {
-    path.forEach(append);
+    for (let position = 0; position < path.length; position += 1) append(path[position] as SessionEntry, position);
   } else {
     const raw = compaction.raw;
     messages.push(
@@ -182,17 +183,17 @@ export function toAgentMessages(path: readonly SessionEntry[], options: ContextO
       })),
     );
     sources.push(compaction.index);
-    fates.set(compaction.index, { kind: "compaction-summary" });
+    fates[at] = COMPACTION_SUMMARY;
     const summarised: ContextFate = { kind: "summarised", compaction: compaction.index };
     const firstKept = raw["firstKeptEntryId"];
     let kept = false;
-    for (let i = 0; i < at; i += 1) {
-      const entry = path[i] as SessionEntry;
+    for (let position = 0; position < at; position += 1) {
+      const entry = path[position] as SessionEntry;
       if (entry.raw["id"] === firstKept) kept = true;
-      if (kept) append(entry);
-      else fates.set(entry.index, summarised);
+      if (kept) append(entry, position);
+      else fates[position] = summarised;
     }
-    path.slice(at + 1).forEach(append);
+    for (let position = at + 1; position < path.length; position += 1) append(path[position] as SessionEntry, position);
   }
   const { thinkingLevel, model } = settings.value;
   return ok({ messages, sources, thinkingLevel, model, compaction: compaction?.index, fates });

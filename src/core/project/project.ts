@@ -20,6 +20,7 @@ import { pathToLeaf, type EntryTree } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";
 import { toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
 import { toLlmMessages, type ConvertOptions, type LlmConversion } from "./convert.ts";
+import { PathFates } from "./path-fates.ts";
 import { failedTurnReason } from "./transform.ts";
 
 export interface ProjectionOptions extends ContextOptions, ConvertOptions {
@@ -56,7 +57,8 @@ export interface Projection {
   readonly payload: PayloadResult;
   /** For each item of the payload's main list, the entries it came from. */
   readonly itemSources: readonly (readonly number[])[];
-  readonly fates: ReadonlyMap<number, EntryFate>;
+  /** The fate of every path entry. */
+  readonly fates: PathFates<EntryFate>;
 }
 
 /** The model the path ends with, looked up in pi-ai's registry. */
@@ -71,35 +73,37 @@ export function sessionModel(context: AgentContext): Result<ModelInfo> {
 const IN_CONTEXT: EntryFate = { kind: "in-context" };
 
 /** What stages 5 and 6 made of every path entry. */
-function conversationFates(context: AgentContext, llm: LlmConversion): Map<number, EntryFate> {
-  const fates = new Map<number, EntryFate>();
-  for (const [entry, fate] of context.fates) fates.set(entry, fate.kind === "message" ? IN_CONTEXT : fate);
+function conversationFates(path: readonly number[], context: AgentContext, llm: LlmConversion): PathFates<EntryFate> {
+  const fates = new PathFates<EntryFate>(
+    path,
+    context.fates.map((fate) => (fate.kind === "message" ? IN_CONTEXT : fate)),
+  );
+  const changes: [number, EntryFate][] = [];
   llm.fates.forEach((fate, agentIndex) => {
     const entry = context.sources[agentIndex] as number;
-    if (fate.kind !== "converted") fates.set(entry, fate);
-    else if (fate.changedBy) fates.set(entry, { kind: "in-context", changedBy: fate.changedBy });
+    if (fate.kind !== "converted") changes.push([entry, fate]);
+    else if (fate.changedBy) changes.push([entry, { kind: "in-context", changedBy: fate.changedBy }]);
   });
-  return fates;
+  return changes.length === 0 ? fates : fates.with(changes);
 }
 
-const withFailedTurns = new WeakMap<Conversation, ReadonlyMap<number, EntryFate>>();
+const withFailedTurns = new WeakMap<Conversation, PathFates<EntryFate>>();
 
 /**
  * The conversation's fates with the errored and aborted turns pi-ai's transform drops: they depend on the LLM
  * messages alone, so they are worked out once per conversation, for all its models.
  */
-function fatesWithFailedTurns(conversation: Conversation): ReadonlyMap<number, EntryFate> {
+function fatesWithFailedTurns(conversation: Conversation): PathFates<EntryFate> {
   let fates = withFailedTurns.get(conversation);
   if (fates === undefined) {
     const { context, llm } = conversation;
-    let copy: Map<number, EntryFate> | undefined;
+    const dropped: [number, EntryFate][] = [];
     llm.messages.forEach((message, i) => {
       const reason = failedTurnReason(message);
-      if (reason === undefined) return;
-      copy ??= new Map(conversation.fates);
-      copy.set(context.sources[llm.from[i] as number] as number, { kind: "dropped", reason });
+      if (reason !== undefined)
+        dropped.push([context.sources[llm.from[i] as number] as number, { kind: "dropped", reason }]);
     });
-    fates = copy ?? conversation.fates;
+    fates = dropped.length === 0 ? conversation.fates : conversation.fates.with(dropped);
     withFailedTurns.set(conversation, fates);
   }
   return fates;
@@ -110,7 +114,7 @@ interface Conversation {
   readonly path: readonly number[];
   readonly context: AgentContext;
   readonly llm: LlmConversion;
-  readonly fates: ReadonlyMap<number, EntryFate>;
+  readonly fates: PathFates<EntryFate>;
 }
 
 /** The options stages 5 and 6 read, as a key: two projections with the same key share their conversation. */
@@ -130,19 +134,33 @@ function conversationKey(leaf: number, o: ProjectionOptions): string {
   ]);
 }
 
-/** Conversations remembered per session, the most recent few: one leaf projected for several models or rules. */
+/**
+ * Conversations remembered per session, the most recently used first to stay: one leaf projected for several
+ * models or rules (the rules panel measures a dozen alternatives per view). Bounded in number and in path
+ * entries held, so a session with a path of 50,000 entries keeps a few of them, not a dozen.
+ */
 const conversations = new WeakMap<EntryTree, Map<string, Result<Conversation>>>();
 const CONVERSATIONS_PER_SESSION = 16;
+const CONVERSATION_ENTRIES_PER_SESSION = 200_000;
 
 function converse(tree: EntryTree, leaf: number, options: ProjectionOptions): Result<Conversation> {
   let known = conversations.get(tree);
   if (known === undefined) conversations.set(tree, (known = new Map()));
   const key = conversationKey(leaf, options);
   let conversation = known.get(key);
-  if (conversation === undefined) {
-    conversation = makeConversation(tree, leaf, options);
-    if (known.size >= CONVERSATIONS_PER_SESSION) known.delete(known.keys().next().value as string);
+  if (conversation !== undefined) {
+    known.delete(key); // used again: it goes last, where the newest are
     known.set(key, conversation);
+    return conversation;
+  }
+  conversation = makeConversation(tree, leaf, options);
+  known.set(key, conversation);
+  let held = 0;
+  for (const c of known.values()) held += c.ok ? c.value.path.length : 0;
+  for (const [oldest, c] of known) {
+    if (known.size <= 1 || (known.size <= CONVERSATIONS_PER_SESSION && held <= CONVERSATION_ENTRIES_PER_SESSION)) break;
+    known.delete(oldest);
+    held -= c.ok ? c.value.path.length : 0;
   }
   return conversation;
 }
@@ -168,7 +186,12 @@ function makeConversation(tree: EntryTree, leaf: number, options: ProjectionOpti
           "this request and there is no payload",
       );
   }
-  return ok({ path: path.value, context: context.value, llm, fates: conversationFates(context.value, llm) });
+  return ok({
+    path: path.value,
+    context: context.value,
+    llm,
+    fates: conversationFates(path.value, context.value, llm),
+  });
 }
 
 /**
