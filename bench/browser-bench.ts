@@ -9,9 +9,12 @@
  *   - the JS heap of the page and its workers after loading, as a multiple of the file size (≤ 3×);
  *   - animation frames and long tasks during 60 pans of the tree — 20 with cards, 20 with boxes, 20 zoomed far out
  *     with lines only — and during the pinch zooms between them (no dropped frames).
+ * Then the heap once more on a session that is mostly screenshots (inline base64 images, the usual cause of huge
+ * sessions), all of them on the leaf's path and sent to an OpenAI Responses model, which carries each image as a
+ * `data:` URL: the images must be held once, not once more for the payload, its view or its token count.
  */
 import { chromium, type Browser, type Page } from "@playwright/test";
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +32,7 @@ import {
   type FrameFigures,
 } from "./browser-page.ts";
 import { generateOptions, writeSession } from "./generate-session.ts";
+import { Rng, TextPool } from "./random.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
@@ -47,6 +51,8 @@ export interface BrowserBenchOptions {
   /** Size of the generated session, in MB (1 MB = 10^6 bytes). */
   readonly mb: number;
   readonly entries: number;
+  /** Size of the screenshot session, in MB. */
+  readonly imagesMb: number;
 }
 
 /** Writes a generated session to `path` in 1 MB batches; returns its size in bytes. */
@@ -65,6 +71,50 @@ function writeSessionFile(path: string, options: BrowserBenchOptions): number {
     if (size >= 1 << 20) flush();
   });
   if (batch.length > 0) flush();
+  closeSync(fd);
+  return statSync(path).size;
+}
+
+/** A linear session of screenshots (one per user turn, ~90 KB of base64 each) for an OpenAI Responses model. */
+function writeImageSessionFile(path: string, mb: number): number {
+  const pool = new TextPool(new Rng(7));
+  const fd = openSync(path, "w");
+  const stamp = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+  const line = (value: unknown) => writeSync(fd, `${JSON.stringify(value)}\n`);
+  line({ type: "session", version: 3, id: "bench-images", timestamp: stamp(0), cwd: "/work" });
+  let parent: string | null = null;
+  for (let i = 0; statSync(path).size < mb * 1e6; i++) {
+    const data = pool.base64(90_000, "iVBORw0KGgoA");
+    const content = [
+      { type: "text", text: `Screenshot ${i} of the settings page` },
+      { type: "image", mimeType: "image/png", data },
+    ];
+    line({
+      type: "message",
+      id: `u${i}`,
+      parentId: parent,
+      timestamp: stamp(2 * i),
+      message: { role: "user", content, timestamp: Date.parse(stamp(2 * i)) },
+    });
+    const usage = { input: 1000, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 1020 };
+    line({
+      type: "message",
+      id: `a${i}`,
+      parentId: `u${i}`,
+      timestamp: stamp(2 * i + 1),
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: `Screenshot ${i}: the toggle is still off.` }],
+        api: "openai-responses",
+        provider: "openai",
+        model: "gpt-5.1-codex",
+        usage: { ...usage, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "stop",
+        timestamp: Date.parse(stamp(2 * i + 1)),
+      },
+    });
+    parent = `a${i}`;
+  }
   closeSync(fd);
   return statSync(path).size;
 }
@@ -185,6 +235,36 @@ async function measure(browser: Browser, origin: string, path: string, options: 
   console.log(frameLine(`tree, ${options.entries.toLocaleString("en")} entries, 2 pinch zooms`, gestures.zooms));
 }
 
+/** The heap after opening an image-heavy session, and again with its payload view open. */
+async function measureImages(browser: Browser, origin: string, path: string, bytes: number) {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await installProbe(page);
+  await page.goto(`${origin}/`);
+  await page.getByRole("tree", { name: "Session tree" }).getByRole("treeitem", { selected: true }).waitFor();
+  await waitForQuiet(page, 1500, 20_000);
+  const entries = (await countLines(path)) - 1;
+  await openFile(page, path, entries);
+  const heap = await heapUsage(page);
+  await page.getByRole("tab", { name: "Payload" }).click();
+  await page.getByRole("region", { name: "Provider payload" }).waitFor({ timeout: LOAD_TIMEOUT });
+  await waitForQuiet(page, 1500, 20_000);
+  const withPayload = await heapUsage(page);
+  const line = (what: string, h: Awaited<ReturnType<typeof heapUsage>>) =>
+    `${what}: ${mb(h.total)} = ${(h.total / bytes).toFixed(2)}× the file  (budget ≤ 3×)  ${verdict(h.total <= 3 * bytes)}` +
+    `  — page ${mb(h.page)}${h.workers.map((w) => `, ${w.name} ${mb(w.bytes)}`).join("")}`;
+  console.log(line(`screenshots, ${mb(bytes)} (${entries.toLocaleString("en")} entries): JS heap after loading`, heap));
+  console.log(
+    line("screenshots: JS heap with the payload view open (gpt-5.1-codex, images as data: URLs)", withPayload),
+  );
+  await page.close();
+}
+
+async function countLines(path: string): Promise<number> {
+  let lines = 0;
+  for await (const chunk of createReadStream(path)) for (const byte of chunk as Buffer) if (byte === 10) lines += 1;
+  return lines;
+}
+
 /** Runs figure 3 and prints it (a note instead when Chromium is missing). */
 export async function browserFigures(options: BrowserBenchOptions): Promise<void> {
   if (!existsSync(CHROMIUM)) {
@@ -202,6 +282,9 @@ export async function browserFigures(options: BrowserBenchOptions): Promise<void
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     console.log(`\nbrowser: Chromium ${browser.version()}, the built app, a generated session opened by file input`);
     await measure(browser, origin, path, options, bytes);
+    rmSync(path);
+    const images = join(dir, "bench-screenshots.jsonl");
+    await measureImages(browser, origin, images, writeImageSessionFile(images, options.imagesMb));
   } finally {
     await browser?.close();
     await server?.close();

@@ -136,10 +136,20 @@ export interface HeapFigures {
   readonly total: number;
 }
 
+interface HeapUsage {
+  readonly usedSize?: number;
+  /** ArrayBuffers and external strings (text a TextDecoder made lives outside the heap proper). */
+  readonly backingStorageSize?: number;
+}
+
 interface TargetMessage {
   readonly id?: number;
-  readonly result?: { readonly usedSize?: number };
+  readonly result?: HeapUsage;
 }
+
+/** What JS holds: the heap in use, and the memory behind its ArrayBuffers and external strings. */
+const held = (usage: HeapUsage | undefined): number | undefined =>
+  usage?.usedSize === undefined ? undefined : usage.usedSize + (usage.backingStorageSize ?? 0);
 
 /** A worker that does not answer in this long (busy, or gone) is left out of the heap figures, and named so. */
 const WORKER_ANSWER_MS = 15_000;
@@ -147,12 +157,14 @@ const WORKER_ANSWER_MS = 15_000;
 /**
  * JS heap in use after a full collection, in bytes, in the page and in each of its dedicated workers (each has a
  * heap of its own, which `performance.memory` does not see): CDP, attaching to the workers without flattening.
+ * Counted with the backing storage of ArrayBuffers and external strings: a file's text decoded in slices is
+ * held there (and so, through it, the strings parsed from it), not in the heap proper.
  */
 export async function heapUsage(page: Page): Promise<HeapFigures> {
   const cdp: CDPSession = await page.context().newCDPSession(page);
   try {
     await cdp.send("HeapProfiler.collectGarbage");
-    const main = (await cdp.send("Runtime.getHeapUsage")).usedSize;
+    const main = held(await cdp.send("Runtime.getHeapUsage")) ?? 0;
     const attached: { sessionId: string; name: string }[] = [];
     const waiting = new Map<number, (message: TargetMessage | undefined) => void>();
     cdp.on("Target.attachedToTarget", (e) => {
@@ -179,7 +191,7 @@ export async function heapUsage(page: Page): Promise<HeapFigures> {
     const workers: { name: string; bytes: number }[] = [];
     for (const { sessionId, name } of attached) {
       await ask(sessionId, "HeapProfiler.collectGarbage");
-      const used = (await ask(sessionId, "Runtime.getHeapUsage"))?.result?.usedSize;
+      const used = held((await ask(sessionId, "Runtime.getHeapUsage"))?.result);
       workers.push({ name: used === undefined ? `${name} (no answer, not counted)` : name, bytes: used ?? 0 });
     }
     return { page: main, workers, total: main + workers.reduce((sum, w) => sum + w.bytes, 0) };

@@ -9,7 +9,7 @@
  *      toggle and for toggling back and forth (target: the toggle costs at most 10% of it, ratio ≥ 10)
  * Environment: BENCH_MB (size of the session for figure 1, default 60), BENCH_REPS (timed runs per side, default 5),
  * BENCH_FIGURES (which figures to run, default "1,2,3,4"), BENCH_BROWSER_MB and BENCH_BROWSER_ENTRIES (figure 3's
- * session, default 100 MB and 50,000 entries).
+ * session, default 100 MB and 50,000 entries), BENCH_BROWSER_IMAGES_MB (figure 3's screenshot session, default 100 MB).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -81,7 +81,11 @@ async function main(): Promise<void> {
   }
   if (figures.includes("3")) {
     const entries = Math.round(envNumber("BENCH_BROWSER_ENTRIES", 50_000));
-    await browserFigures({ mb: envNumber("BENCH_BROWSER_MB", 100), entries });
+    await browserFigures({
+      mb: envNumber("BENCH_BROWSER_MB", 100),
+      entries,
+      imagesMb: envNumber("BENCH_BROWSER_IMAGES_MB", 100),
+    });
   }
 }
 
