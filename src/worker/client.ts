@@ -42,6 +42,14 @@ export interface SessionClient {
     settings: RuleSettings,
     model: string | undefined,
   ): Promise<TokenCountResult | undefined>;
+  /** The projection's request body as pretty JSON, or one item of its main list: what the payload view copies. */
+  payloadJson(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+    item: number | undefined,
+  ): Promise<string>;
   /** Both estimators measured on the session's recorded turns (slow on long sessions: ask once). */
   accuracy(key: string): Promise<SessionTokenAccuracy>;
   /** Resolves undefined when a newer request replaced this one. */
@@ -201,6 +209,20 @@ export class ProtocolClient implements SessionClient {
   ): Promise<TokenCountResult | undefined> {
     const r = await this.#latestWins("tokens", (id) => ({ type: "tokens", requestId: id, key, leaf, settings, model }));
     return r?.type === "tokens" ? r.result : undefined;
+  }
+
+  /** The request body as pretty JSON, or one item of its main list (see the "payloadJson" request). */
+  async payloadJson(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+    item: number | undefined,
+  ): Promise<string> {
+    const r = await this.#request((id) => ({ type: "payloadJson", requestId: id, key, leaf, settings, model, item }))
+      .response;
+    if (r.type === "payloadJson") return r.json;
+    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to a payload JSON request.`);
   }
 
   async accuracy(key: string): Promise<SessionTokenAccuracy> {

@@ -7,6 +7,7 @@ import { searchEntries } from "../core/session/filter.ts";
 import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
+import { payloadJson } from "./page-payload.ts";
 import { summarizeSession } from "./summarize.ts";
 import {
   contributions,
@@ -74,6 +75,12 @@ export class SessionEngine {
           const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
           const answer = projectForView(tree, request.leaf, request.settings, request.model, projected);
           return this.#post({ type: "project", requestId: request.requestId, answer });
+        }
+        case "payloadJson": {
+          const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
+          if (!projected.ok) throw new Error(`There is no payload here: ${projected.error}.`);
+          const json = payloadJson(projected.value.payload, request.item);
+          return this.#post({ type: "payloadJson", requestId: request.requestId, json });
         }
         case "ruleEffects": {
           const effects = await this.#ruleEffects(request);

@@ -9,6 +9,7 @@ import { PI_DEFAULTS, projectionOptions, RULES, type Rule, type RuleSettings } f
 import { validateProjection, type Finding } from "../core/project/validate.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import { pathToLeaf, type EntryTree } from "../core/session/tree.ts";
+import { payloadForPage } from "./page-payload.ts";
 
 export interface ProjectionView {
   readonly leaf: number;
@@ -20,6 +21,7 @@ export interface ProjectionView {
   readonly sessionModel: string | undefined;
   readonly model: ModelInfo;
   readonly reasoning: ThinkingLevel | undefined;
+  /** With stand-ins for its images (see page-payload.ts): the JSON to copy or save comes from `payloadJson`. */
   readonly payload: PayloadResult;
   readonly itemSources: readonly (readonly number[])[];
   readonly findings: readonly Finding[];
@@ -97,7 +99,7 @@ export function projectForView(
       sessionModel,
       model: p.model,
       reasoning: p.reasoning,
-      payload: p.payload,
+      payload: payloadForPage(p.payload),
       itemSources: p.itemSources,
       findings: validateProjection(p, options.transform ? { transform: options.transform } : {}),
       redactions: p.llm.redactions.map((r) => ({

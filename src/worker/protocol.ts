@@ -122,6 +122,19 @@ export type Request =
       readonly preset: string | undefined;
     }
   | {
+      /**
+       * The projection's request body as pretty JSON (`JSON.stringify(body, null, 2)`), or one item of its main
+       * list: what the payload view copies and saves (the view itself holds stand-ins for images).
+       */
+      readonly type: "payloadJson";
+      readonly requestId: number;
+      readonly key: string;
+      readonly leaf: number;
+      readonly settings: RuleSettings;
+      readonly model: string | undefined;
+      readonly item: number | undefined;
+    }
+  | {
       /** Both token estimators on every recorded turn of the session (slow on long sessions: ask once). */
       readonly type: "accuracy";
       readonly requestId: number;
@@ -154,6 +167,7 @@ export type Response =
   | { readonly type: "ruleEffects"; readonly requestId: number; readonly effects: readonly RuleEffect[] }
   | { readonly type: "tokens"; readonly requestId: number; readonly result: TokenCountResult }
   | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }
+  | { readonly type: "payloadJson"; readonly requestId: number; readonly json: string }
   | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<Snapshot> }
   | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<Comparison> }
   | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }

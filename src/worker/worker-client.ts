@@ -278,6 +278,10 @@ export class WorkerSessionClient implements SessionClient {
     return (await this.#ready()).accuracy(key);
   }
 
+  async payloadJson(key: string, leaf: number, settings: RuleSettings, model: string | undefined, item?: number) {
+    return (await this.#ready()).payloadJson(key, leaf, settings, model, item);
+  }
+
   async ruleEffects(key: string, leaf: number, settings: RuleSettings, model: string | undefined) {
     return (await this.#ready()).ruleEffects(key, leaf, settings, model);
   }

@@ -159,3 +159,53 @@ test("the tree shows each entry's fate, follows the rules, and highlights what a
     .hover();
   await expect(tree.locator(".pointed")).not.toHaveCount(0);
 });
+
+test("images reach the page as their type and size; copy and download write them whole", async ({ page, context }) => {
+  // The session worker posts the payload with stand-ins for images (the page would otherwise hold a copy of
+  // every image); the JSON to copy or save is written by the worker from the real payload.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const png = (seed: string) => `iVBORw0KGgoAAAANSUhEUgAAAAgAAAAI${seed.repeat(400)}AAAAASUVORK5CYII=`;
+  const [first, second] = [png("QUJD"), png("WFla")];
+  const openai = { provider: "openai", model: "gpt-5.1-codex", api: "openai-responses" };
+  const shots = session(
+    header({ id: "shots-1" }),
+    user("u1", null, [
+      { type: "text", text: "first screenshot" },
+      { type: "image", mimeType: "image/png", data: first },
+    ]),
+    assistant("a1", "u1", "The toggle is off.", openai),
+    user("u2", "a1", [
+      { type: "text", text: "second screenshot" },
+      { type: "image", mimeType: "image/png", data: second },
+    ]),
+    assistant("a2", "u2", "Now it is on.", openai),
+  );
+  await page.getByLabel("Open session files").setInputFiles(file("shots.jsonl", shots));
+  await page.getByRole("tab", { name: "Payload" }).click();
+  await expect(facts(page)).toContainText("openai/gpt-5.1-codex");
+  const view = payload(page);
+  const item0 = view.getByRole("treeitem", { name: /^\[0\] user/ });
+  if ((await item0.getAttribute("aria-expanded")) === "false") await item0.click();
+  await expect(item0).toHaveAttribute("aria-expanded", "true");
+  await expect(view.getByRole("treeitem", { name: /^"image_url": <image\/png, 1\.\d KB>/ }).first()).toBeVisible();
+  expect(await page.content()).not.toContain("QUJDQUJD");
+
+  await view.getByRole("button", { name: "Copy JSON" }).click();
+  await expect(view.getByRole("status")).toHaveText("Copied the payload");
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const body = JSON.parse(copied) as { input: { content?: { type: string; image_url?: string }[] }[] };
+  const urls = body.input.flatMap((i) => i.content ?? []).flatMap((p) => (p.image_url ? [p.image_url] : []));
+  expect(urls).toEqual([`data:image/png;base64,${first}`, `data:image/png;base64,${second}`]);
+  expect(copied).toBe(JSON.stringify(body, null, 2));
+
+  await view.getByRole("button", { name: "Copy item 0" }).click();
+  await expect(view.getByRole("status")).toHaveText("Copied item 0");
+  expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual(body.input[0]);
+
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    view.getByRole("button", { name: "Download" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe("openai-gpt-5.1-codex-payload.json");
+  expect(readFileSync((await download.path())!, "utf8")).toBe(copied);
+});

@@ -205,6 +205,35 @@ export function imageDataUrl(image: ImageContent): string {
 }
 
 /**
+ * The image behind each `data:` URL a builder made, by the object holding the URL and its key there. The URL is
+ * a concatenation that V8 copies into one new string the first time anything reads it, and payload items are
+ * kept for reuse: reading it would hold every image twice for as long as the session is open. Token counts and
+ * the page's view of a payload find the image here instead, and written JSON gets a fresh URL (`freshDataUrls`).
+ */
+const dataUrls = new WeakMap<object, { readonly key: string; readonly image: ImageContent }>();
+
+/** `holder`, remembered as holding the data URL of `image` under `key`. */
+export function dataUrlHolder<T extends object>(holder: T, key: keyof T & string, image: ImageContent): T {
+  dataUrls.set(holder, { key, image });
+  return holder;
+}
+
+/** The image whose data URL `holder` holds, and under which key, if a builder made it. */
+export function dataUrlIn(holder: object): { readonly key: string; readonly image: ImageContent } | undefined {
+  return dataUrls.get(holder);
+}
+
+/**
+ * A `JSON.stringify` replacer that writes a builder's data URLs from fresh strings, so the copy V8 makes to write
+ * one is garbage afterwards instead of staying with the kept payload item. The JSON is the same.
+ */
+export function freshDataUrls(this: unknown, _key: string, value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const behind = dataUrls.get(value);
+  return behind ? { ...value, [behind.key]: imageDataUrl(behind.image) } : value;
+}
+
+/**
  * Anthropic's prompt-caching marker as pi-ai writes it (`getCacheControl` in `anthropic.js`, and on OpenRouter's
  * `anthropic/` models in `openai-completions.js`); `ttl` only for long retention where supported.
  */

@@ -21,6 +21,7 @@ import { assertNever } from "../result.ts";
 import {
   clampedReasoning,
   defaultMaxTokens,
+  dataUrlHolder,
   imageDataUrl,
   isImage,
   isText,
@@ -107,10 +108,8 @@ function reasoningFields(model: ModelInfo, level: ThinkingLevel | undefined): Re
   return effort ? { reasoningEffort: effort } : {};
 }
 
-const imageUrl = (image: ImageContent): MistralContentPart => ({
-  type: "image_url",
-  imageUrl: imageDataUrl(image),
-});
+const imageUrl = (image: ImageContent): MistralContentPart =>
+  dataUrlHolder({ type: "image_url", imageUrl: imageDataUrl(image) } as const, "imageUrl", image);
 
 /** A user turn; images are dropped for text-only models, and an emptied turn is skipped or says why. */
 function toUserMessage(message: UserMessage, supportsImages: boolean): MistralMessage | undefined {

@@ -18,6 +18,7 @@ import { parseJsonShallow } from "../nesting.ts";
 import { transformForModel } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import {
+  dataUrlHolder,
   imageDataUrl,
   isImage,
   isText,
@@ -67,7 +68,7 @@ export function normalizeCompletionsToolCallId(id: string, model: ModelInfo): st
 }
 
 function imagePart(image: ImageContent): ChatContentPart {
-  return { type: "image_url", image_url: { url: imageDataUrl(image) } };
+  return { type: "image_url", image_url: dataUrlHolder({ url: imageDataUrl(image) }, "url", image) };
 }
 
 /** A user message; an empty content list yields nothing (pi-ai skips it). */

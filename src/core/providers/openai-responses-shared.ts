@@ -19,6 +19,7 @@ import { transformForModel, type NormalizeToolCallId } from "../project/transfor
 import { assertNever } from "../result.ts";
 import {
   argumentsText,
+  dataUrlHolder,
   imageDataUrl,
   isImage,
   joinedText,
@@ -136,7 +137,7 @@ function parseTextSignature(signature: string | undefined): { id: string; phase?
 }
 
 function imagePart(image: ImageContent): InputContentPart {
-  return { type: "input_image", detail: "auto", image_url: imageDataUrl(image) };
+  return dataUrlHolder({ type: "input_image", detail: "auto", image_url: imageDataUrl(image) }, "image_url", image);
 }
 
 function userItems(message: UserMessage): UserItem[] {

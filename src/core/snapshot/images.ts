@@ -37,8 +37,13 @@ const child = (path: string, key: string | number): string =>
         : `${path}.${key}`
       : `${path}[${JSON.stringify(key)}]`;
 
-/** The image a string is, given the object holding it (`holder`) and the one above (`outer`). */
-function imageOf(value: string, key: string | number, holder: unknown, outer: unknown): [string, number] | undefined {
+/** The image a string is ([type, bytes]), given the object holding it (`holder`) and the one above (`outer`). */
+export function imageOf(
+  value: string,
+  key: string | number,
+  holder: unknown,
+  outer: unknown,
+): [string, number] | undefined {
   if (value.startsWith("data:")) {
     const head = DATA_URL_HEAD.exec(value.slice(0, 256));
     return head ? [head[1]!, base64Bytes(value.slice(head[0].length))] : undefined;

@@ -3,6 +3,7 @@
  * the system prompt and tool definitions, found by walking the provider's JSON. Ids, signatures, encrypted
  * reasoning, cache markers and type tags are not prompt text and are never tokenised.
  */
+import { dataUrlIn } from "../providers/common.ts";
 
 /** Base64 image data (or a data: URL, or raw bytes) found in an item. */
 export type ImageData = string | Uint8Array;
@@ -99,13 +100,19 @@ function asBytes(value: unknown): Uint8Array | undefined {
     : undefined;
 }
 
-/** The image an object stands for, in any of the APIs' shapes, if it is one. */
+/**
+ * The image an object stands for, in any of the APIs' shapes, if it is one. A data URL a builder made is not read:
+ * its image's own base64 is counted instead (see `dataUrlIn`).
+ */
 function imageOf(node: Json): ImageData | undefined {
+  const behind = dataUrlIn(node);
+  if (behind) return behind.image.data;
   const source = node["source"];
   if (node["type"] === "image" && isObject(source) && typeof source["data"] === "string") return source["data"];
   if (node["type"] === "input_image" && typeof node["image_url"] === "string") return node["image_url"];
   const imageUrl = node["image_url"];
-  if (node["type"] === "image_url" && isObject(imageUrl) && typeof imageUrl["url"] === "string") return imageUrl["url"];
+  if (node["type"] === "image_url" && isObject(imageUrl) && typeof imageUrl["url"] === "string")
+    return dataUrlIn(imageUrl)?.image.data ?? imageUrl["url"];
   const inline = node["inlineData"];
   if (isObject(inline) && typeof inline["data"] === "string") return inline["data"];
   const bedrock = node["image"];

@@ -2,8 +2,10 @@
  * Image and other binary data inside a provider request body, recognised where it sits so the payload view can
  * show `<image/png, 43 KB>` instead of dumping megabytes of base64. Every provider shape pi builds is covered:
  * Anthropic `{type: "base64", media_type, data}`, Google `inlineData: {mimeType, data}`, pi's own
- * `{type: "image", mimeType, data}`, OpenAI and Mistral `data:` URLs, and Bedrock's raw `bytes` next to `format`.
+ * `{type: "image", mimeType, data}`, OpenAI and Mistral `data:` URLs, and Bedrock's raw `bytes` next to `format` —
+ * and the stand-ins the session worker puts in their place (core/binary-stand-in.ts).
  */
+import { isBinaryStandIn } from "../../core/binary-stand-in.ts";
 import { formatBytes } from "../shell/format.ts";
 
 const MIME_KEYS = ["media_type", "mimeType", "mime_type"] as const;
@@ -42,6 +44,7 @@ function mimeTypeOf(holder: unknown): string | undefined {
  * `holder`, and `outer` is the object holding `holder` (Bedrock keeps the image format one level up).
  */
 export function describeBinary(value: unknown, key: string | number | undefined, holder: unknown, outer: unknown) {
+  if (isBinaryStandIn(value)) return describeBinaryData(value.mimeType, value.bytes);
   if (typeof value === "string") {
     if (value.startsWith("data:")) {
       const head = DATA_URL_HEAD.exec(value.slice(0, DATA_URL_HEAD_CHARS));

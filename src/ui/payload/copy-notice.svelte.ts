@@ -7,13 +7,25 @@ export class CopyNotice {
   text = $state("");
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** Writes `getText()` to the clipboard and says so ("Copied item 12"), or says why it failed. */
-  async copy(getText: () => string, what: string): Promise<void> {
+  /**
+   * Writes `getText()` to the clipboard and says so ("Copied item 12"), or says why it failed. The text may come
+   * from the session worker (the view holds stand-ins for images), hence a promise.
+   */
+  async copy(getText: () => string | Promise<string>, what: string): Promise<void> {
     try {
-      await navigator.clipboard.writeText(getText());
+      await navigator.clipboard.writeText(await getText());
       this.#show(`Copied ${what}`);
     } catch (error) {
       this.#show(`Could not copy ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Saves `getText()` with `save`, or says why it could not. */
+  async save(getText: () => string | Promise<string>, save: (text: string) => void, what: string): Promise<void> {
+    try {
+      save(await getText());
+    } catch (error) {
+      this.#show(`Could not save ${what}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -3,6 +3,7 @@
  * body folded to summaries is 2,000-odd rows however many megabytes it holds, and only rows near the viewport
  * ever become DOM. Building the rows walks unfolded containers only; folded ones are one row each.
  */
+import { isBinaryStandIn } from "../../core/binary-stand-in.ts";
 import { describeBinary } from "./binary.ts";
 import { childPointer, isOpen, isOpenByDefault, type FoldOverrides } from "./folding.ts";
 import { isLongString, stringChunks } from "./strings.ts";
@@ -77,10 +78,14 @@ export function rowKey(row: JsonRow): string {
   return row.kind === "close" ? `c${row.id}` : `p${row.part}${row.id}`;
 }
 
-/** Whether `value` is shown as a JSON object or array (typed arrays are binary data, shown as one value). */
+/**
+ * Whether `value` is shown as a JSON object or array (typed arrays are binary data, and so are the worker's stand-ins
+ * for it: each is shown as one value).
+ */
 export function containerKind(value: unknown): "object" | "array" | undefined {
   if (Array.isArray(value)) return "array";
-  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return undefined;
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || isBinaryStandIn(value))
+    return undefined;
   return "object";
 }
 

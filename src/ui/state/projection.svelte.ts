@@ -41,6 +41,8 @@ export class ProjectionState {
   readonly #client: SessionClient;
   readonly #notify: Notify;
   #target: { key: string; leaf: number } | undefined;
+  /** What the shown answer is the projection of. */
+  #answered: { key: string; leaf: number; settings: RuleSettings; model: string | undefined } | undefined;
   #accuracyKey: string | undefined;
 
   constructor(client: SessionClient, notify: Notify) {
@@ -94,6 +96,16 @@ export class ProjectionState {
     if (!saved.ok) this.#notify("warning", saved.error);
   }
 
+  /**
+   * The shown payload as pretty JSON, whole or one item of its main list, written by the worker: the view holds
+   * stand-ins for images (see worker/page-payload.ts), the copy and the download hold the images themselves.
+   */
+  payloadJson(item?: number): Promise<string> {
+    const shown = this.#answered;
+    if (!shown || !this.answer?.ok) return Promise.reject(new Error("There is no payload to copy."));
+    return this.#client.payloadJson(shown.key, shown.leaf, shown.settings, shown.model, item);
+  }
+
   /** Projects the current leaf again (after a leaf, rule or model change). */
   async refresh(key?: string, leaf?: number): Promise<void> {
     if (key !== undefined && leaf !== undefined) this.#target = { key, leaf };
@@ -112,6 +124,7 @@ export class ProjectionState {
       const answer = await this.#client.project(target.key, target.leaf, settings, model);
       if (answer === undefined) return; // a newer request is on its way
       this.answer = answer;
+      this.#answered = { ...target, settings, model };
       this.pending = false;
       if (!answer.ok) {
         this.tokens = undefined;
