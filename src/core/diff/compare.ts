@@ -3,6 +3,7 @@
  * changes aligned by provenance, with token and cost deltas and the first point at which the payloads diverge.
  */
 import type { Projection } from "../project/project.ts";
+import { freshDataUrls } from "../providers/common.ts";
 import type { ProjectionTokens, TokenFigure } from "../tokens/projection.ts";
 import { alignItems, pairItems, type AlignSide, type ItemGroup, type ItemPair } from "./align.ts";
 import { Describer, type EntryLabel } from "./describe.ts";
@@ -83,7 +84,7 @@ function alignSide(p: Projection): AlignSide & { items: readonly unknown[] } {
   return {
     items,
     sources: items.map((_, i) => p.itemSources[i] ?? []),
-    keys: items.map((item) => JSON.stringify(item)),
+    keys: items.map((item) => JSON.stringify(item, freshDataUrls)),
     kinds: items.map(sourcelessKind),
   };
 }
@@ -129,7 +130,7 @@ function cacheMarkerOnly(group: ItemGroup, sides: Sides): boolean {
 /** The items of both sides are equal once their `id` fields are left out (pi-ai numbers some by position). */
 function idsOnly(group: ItemGroup, sides: Sides): boolean {
   const withoutIds = (items: readonly unknown[]) =>
-    JSON.stringify(items, (k, v: unknown) => (k === "id" ? undefined : v));
+    JSON.stringify(items, (k, v: unknown) => (k === "id" ? undefined : freshDataUrls(k, v)));
   return withoutIds(group.a.map((i) => sides.a.items[i])) === withoutIds(group.b.map((j) => sides.b.items[j]));
 }
 

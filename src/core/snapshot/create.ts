@@ -7,6 +7,7 @@ import { projectLeaf, type EntryFate, type Projection } from "../project/project
 import { PI_VERSION, projectionOptions, ruleById, settingsDiff, type RuleSettings } from "../project/rules.ts";
 import { validateProjection } from "../project/validate.ts";
 import { findModel, parseModelRef } from "../models/registry.ts";
+import { freshDataUrls } from "../providers/common.ts";
 import { err, ok, type Result } from "../result.ts";
 import { CURRENT_VERSION } from "../session/migrate.ts";
 import type { EntryTree } from "../session/tree.ts";
@@ -85,13 +86,16 @@ const entryType = (tree: EntryTree, i: number): string => {
   return entry.type === "message" && typeof role === "string" ? `message/${role}` : entry.type;
 };
 
-/** The body as JSON holds it: binary data (Bedrock's image bytes) as base64, as the AWS SDK sends it. */
+/**
+ * The body as JSON holds it: binary data (Bedrock's image bytes) as base64, as the AWS SDK sends it, and data URLs
+ * written from fresh strings (see `freshDataUrls`).
+ */
 function jsonBody(body: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(
-    JSON.stringify(body, (_key, value: unknown) =>
+    JSON.stringify(body, (key, value: unknown) =>
       ArrayBuffer.isView(value)
         ? bytesToBase64(new Uint8Array(value.buffer, value.byteOffset, value.byteLength))
-        : value,
+        : freshDataUrls(key, value),
     ),
   ) as Record<string, unknown>;
 }
