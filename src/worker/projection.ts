@@ -4,6 +4,7 @@
  */
 import type { ModelInfo, PayloadResult, ThinkingLevel } from "../core/llm/types.ts";
 import { findModel, parseModelRef } from "../core/models/registry.ts";
+import type { PathFates } from "../core/project/path-fates.ts";
 import { pathModelRef, projectLeaf, type EntryFate, type Projection } from "../core/project/project.ts";
 import { PI_DEFAULTS, projectionOptions, RULES, type Rule, type RuleSettings } from "../core/project/rules.ts";
 import { validateProjection, type Finding } from "../core/project/validate.ts";
@@ -164,13 +165,11 @@ function compactReplacer(key: string, value: unknown): unknown {
 
 /** What each path entry contributes: its fate, and the messages it became (same object = unchanged). */
 export interface EntryContributions {
-  readonly fates: Map<number, string>;
+  readonly fates: PathFates<EntryFate>;
   readonly messages: Map<number, readonly unknown[]>;
 }
 
 export function contributions(p: Projection): EntryContributions {
-  const fates = new Map<number, string>();
-  for (const [i, fate] of p.fates) fates.set(i, JSON.stringify(fate));
   const messages = new Map<number, unknown[]>();
   p.llm.messages.forEach((m, k) => {
     const entry = p.llmSources[k] as number;
@@ -178,8 +177,12 @@ export function contributions(p: Projection): EntryContributions {
     if (list) list.push(m);
     else messages.set(entry, [m]);
   });
-  return { fates, messages };
+  return { fates: p.fates, messages };
 }
+
+/** Two fates say the same: most are the very same shared objects, the rest are compared as JSON. */
+const sameFate = (a: EntryFate | undefined, b: EntryFate | undefined): boolean =>
+  a === b || (a?.kind === b?.kind && JSON.stringify(a ?? null) === JSON.stringify(b ?? null));
 
 function sameMessages(a: readonly unknown[] | undefined, b: readonly unknown[] | undefined): boolean {
   if (a === b) return true;
@@ -214,8 +217,12 @@ export function ruleEffect(
   if (!other.ok) return undefined;
   const theirs = contributions(other.value);
   let entries = 0;
-  for (const [i, fate] of current.fates) {
-    if (theirs.fates.get(i) !== fate || !sameMessages(current.messages.get(i), theirs.messages.get(i))) entries += 1;
-  }
+  // Both are projections of the same leaf: their paths are the same, position for position.
+  current.fates.path.forEach((i, position) => {
+    const changed =
+      !sameFate(current.fates.at(position), theirs.fates.at(position)) ||
+      !sameMessages(current.messages.get(i), theirs.messages.get(i));
+    if (changed) entries += 1;
+  });
   return { rule: rule.id, entries, against };
 }

@@ -65,6 +65,18 @@ const MODEL_SETTING: ContextFate = { kind: "setting", what: "model" };
 const THINKING_SETTING: ContextFate = { kind: "setting", what: "thinking level" };
 const COMPACTION_SUMMARY: ContextFate = { kind: "compaction-summary" };
 
+/** The fate of the entries a compaction summarised: one object per compaction, whichever path it is met on. */
+const summarisedFates = new WeakMap<object, ContextFate>();
+
+function summarisedBy(compaction: SessionEntry): ContextFate {
+  let fate = summarisedFates.get(compaction.raw);
+  if (fate === undefined) {
+    fate = { kind: "summarised", compaction: compaction.index };
+    summarisedFates.set(compaction.raw, fate);
+  }
+  return fate;
+}
+
 /** What pi's `appendMessage` turns an entry into, if anything. */
 function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessage | ContextFate {
   const raw = entry.raw;
@@ -184,7 +196,7 @@ export function toAgentMessages(path: readonly SessionEntry[], options: ContextO
     );
     sources.push(compaction.index);
     fates[at] = COMPACTION_SUMMARY;
-    const summarised: ContextFate = { kind: "summarised", compaction: compaction.index };
+    const summarised = summarisedBy(compaction);
     const firstKept = raw["firstKeptEntryId"];
     let kept = false;
     for (let position = 0; position < at; position += 1) {

@@ -191,6 +191,29 @@ const madeUser = new PerObject<UserMessage, AnthropicMessage | undefined>();
 const madeAssistant = new PerObject<AssistantMessage, AnthropicMessage | undefined>();
 const madeResults = new PerObject<ToolResultMessage, AnthropicToolResultBlock>();
 
+/*
+ * A run of tool results is one user message; the same results make the same message object (appended one block
+ * at a time to the run before), so the token counter, which remembers its counts per payload item, finds it again.
+ */
+const runsStarting = new PerObject<AnthropicToolResultBlock, AnthropicMessage>();
+const runsExtending = new PerObject<AnthropicMessage, AnthropicMessage>();
+
+function resultsMessage(group: readonly ToolResultMessage[]): AnthropicMessage {
+  let message: AnthropicMessage | undefined;
+  for (const m of group) {
+    const block = madeResults.get(m, undefined, () => toToolResultBlock(m));
+    const run: AnthropicMessage | undefined = message;
+    message =
+      run === undefined
+        ? runsStarting.get(block, undefined, () => ({ role: "user", content: [block] }))
+        : runsExtending.get(run, block, () => ({
+            role: "user",
+            content: [...(run.content as readonly AnthropicBlock[]), block],
+          }));
+  }
+  return message as AnthropicMessage;
+}
+
 /** One body message from a single user/assistant message or a run of tool results. */
 function toAnthropicMessage(group: readonly LlmMessage[]): AnthropicMessage | undefined {
   const first = group[0] as LlmMessage;
@@ -200,12 +223,7 @@ function toAnthropicMessage(group: readonly LlmMessage[]): AnthropicMessage | un
     case "assistant":
       return madeAssistant.get(first, undefined, () => toAssistantMessage(first));
     case "toolResult":
-      return {
-        role: "user",
-        content: (group as readonly ToolResultMessage[]).map((m) =>
-          madeResults.get(m, undefined, () => toToolResultBlock(m)),
-        ),
-      };
+      return resultsMessage(group as readonly ToolResultMessage[]);
     default:
       return assertNever(first, "message role");
   }

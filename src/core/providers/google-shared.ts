@@ -162,6 +162,15 @@ function functionResponse(
 }
 
 /** Accumulates contents with their origins; function responses join a preceding function-response turn. */
+/*
+ * Contents made of the same parts are the same objects, so the token counter, which remembers its counts per
+ * payload item, finds an unchanged turn again: a user or model turn per parts array, a run of function
+ * responses by appending one part at a time to the run before it. Shared; never mutate them.
+ */
+const turnOf = new PerObject<readonly GeminiPart[], GeminiContent>();
+const responsesStarting = new PerObject<GeminiFunctionResponsePart, GeminiContent>();
+const responsesExtending = new PerObject<GeminiContent, GeminiContent>();
+
 class ContentsBuilder {
   readonly contents: GeminiContent[] = [];
   readonly origins: number[][] = [];
@@ -171,13 +180,27 @@ class ContentsBuilder {
     this.origins.push(source === undefined ? [] : [source]);
   }
 
+  /** A user or model turn of these (kept) parts. */
+  pushTurn(role: "user" | "model", parts: GeminiPart[], source: number | undefined): void {
+    this.push(
+      turnOf.get(parts, role, () => ({ role, parts })),
+      source,
+    );
+  }
+
   pushFunctionResponse(part: GeminiFunctionResponsePart, source: number | undefined): void {
     const last = this.contents.at(-1);
     if (last?.role !== "user" || !last.parts.some((p) => "functionResponse" in p)) {
-      this.push({ role: "user", parts: [part] }, source);
+      this.push(
+        responsesStarting.get(part, undefined, () => ({ role: "user", parts: [part] })),
+        source,
+      );
       return;
     }
-    this.contents[this.contents.length - 1] = { role: "user", parts: [...last.parts, part] };
+    this.contents[this.contents.length - 1] = responsesExtending.get(last, part, () => ({
+      role: "user",
+      parts: [...last.parts, part],
+    }));
     const origin = this.origins[this.origins.length - 1];
     if (source !== undefined) origin?.push(source);
   }
@@ -196,12 +219,12 @@ function addMessage(builder: ContentsBuilder, message: LlmMessage, source: numbe
   switch (message.role) {
     case "user": {
       const parts = madeUserParts.get(message, undefined, () => userParts(message));
-      if (parts.length > 0) builder.push({ role: "user", parts }, source);
+      if (parts.length > 0) builder.pushTurn("user", parts, source);
       return;
     }
     case "assistant": {
       const parts = madeModelParts.get(message, model, () => modelParts(message, model));
-      if (parts.length > 0) builder.push({ role: "model", parts }, source);
+      if (parts.length > 0) builder.pushTurn("model", parts, source);
       return;
     }
     case "toolResult": {
