@@ -4,6 +4,7 @@ import { PI_DEFAULTS, type RuleSettings } from "../../src/core/project/rules.ts"
 import type { TokenizerName } from "../../src/core/tokens/tokenizer.ts";
 import { loadTokenizer } from "../../src/tokens/load.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
+import { assistant, header, session, user } from "../support/build.ts";
 import { PROMPTS, toolLoopSession } from "./tokens-fixtures.ts";
 
 async function client() {
@@ -71,5 +72,46 @@ describe("token counts through the session client", () => {
     await expect(sessions.tokens("s1", 0, pi, "acme/x")).rejects.toThrow(/acme\/x is not a model/);
     await sessions.remove("s1");
     await expect(sessions.accuracy("s1")).rejects.toThrow(/not loaded/);
+  });
+});
+
+describe("a long count", () => {
+  it("gives way to the person's other requests while it tokenises", async () => {
+    // A tokenizer that takes a millisecond per text stands for a long uncompacted path: 300 turns take ~600 texts
+    // to count. A search asked for once counting has begun is answered long before the last text is counted.
+    let calls = 0;
+    let asked: (() => void) | undefined;
+    const slow = async (name: TokenizerName) => {
+      const real = await loadTokenizer(name);
+      return {
+        ...real,
+        count: (text: string) => {
+          calls += 1;
+          asked?.();
+          asked = undefined;
+          const until = performance.now() + 1;
+          while (performance.now() < until);
+          return real.count(text);
+        },
+      };
+    };
+    const sessions = createInProcessClient(undefined, slow);
+    const lines = [header({ id: "long" })];
+    let parent: string | null = null;
+    for (let i = 0; i < 300; i++) {
+      lines.push(user(`u${i}`, parent, `question ${i}`), assistant(`a${i}`, `u${i}`, `answer ${i}`));
+      parent = `a${i}`;
+    }
+    const summary = await sessions.load("long", new Blob([session(...lines)]), "long.jsonl", () => undefined).done;
+    await sessions.tokens("long", 1, pi, undefined); // the tokenizer is loaded: the next count starts at once
+    const before = calls;
+    let callsWhenSearched: number | undefined;
+    asked = () =>
+      void sessions.search("long", "question 7", "all", undefined).then(() => (callsWhenSearched = calls - before));
+    await sessions.tokens("long", summary.defaultLeaf!, pi, undefined);
+    const counted = calls - before;
+    expect(counted).toBeGreaterThan(500);
+    expect(callsWhenSearched).toBeDefined();
+    expect(callsWhenSearched!).toBeLessThan(counted / 2);
   });
 });
