@@ -185,8 +185,11 @@ test("images reach the page as their type and size; copy and download write them
   await expect(facts(page)).toContainText("openai/gpt-5.1-codex");
   const view = payload(page);
   const item0 = view.getByRole("treeitem", { name: /^\[0\] user/ });
-  if ((await item0.getAttribute("aria-expanded")) === "false") await item0.click();
-  await expect(item0).toHaveAttribute("aria-expanded", "true");
+  // The view may be drawn again as the projection settles (folds start afresh): open the item until it stays open.
+  await expect(async () => {
+    if ((await item0.getAttribute("aria-expanded")) === "false") await item0.click();
+    await expect(item0).toHaveAttribute("aria-expanded", "true", { timeout: 1000 });
+  }).toPass();
   await expect(view.getByRole("treeitem", { name: /^"image_url": <image\/png, 1\.\d KB>/ }).first()).toBeVisible();
   expect(await page.content()).not.toContain("QUJDQUJD");
 
