@@ -162,7 +162,8 @@ test("the tree shows each entry's fate, follows the rules, and highlights what a
 
 test("images reach the page as their type and size; copy and download write them whole", async ({ page, context }) => {
   // The session worker posts the payload with stand-ins for images (the page would otherwise hold a copy of
-  // every image); the JSON to copy or save is written by the worker from the real payload.
+  // every image; tests/unit/page-payload.test.ts checks the stand-ins, figure 3 of the bench the memory): here,
+  // the view shows them as images, and the JSON copied or saved, written by the worker, holds the images whole.
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const png = (seed: string) => `iVBORw0KGgoAAAANSUhEUgAAAAgAAAAI${seed.repeat(400)}AAAAASUVORK5CYII=`;
   const [first, second] = [png("QUJD"), png("WFla")];
@@ -191,7 +192,6 @@ test("images reach the page as their type and size; copy and download write them
     await expect(item0).toHaveAttribute("aria-expanded", "true", { timeout: 1000 });
   }).toPass();
   await expect(view.getByRole("treeitem", { name: /^"image_url": <image\/png, 1\.\d KB>/ }).first()).toBeVisible();
-  expect(await page.content()).not.toContain("QUJDQUJD");
 
   await view.getByRole("button", { name: "Copy JSON" }).click();
   await expect(view.getByRole("status")).toHaveText("Copied the payload");

@@ -6,6 +6,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import type { SessionEntry } from "../session/types.ts";
+import { PerObject } from "./memo.ts";
 
 /** An agent message (pi's AgentMessage: LLM roles plus bashExecution, custom, summaries), kept as plain data. */
 export type AgentMessage = Readonly<Record<string, unknown>> & { readonly role?: unknown };
@@ -66,16 +67,10 @@ const THINKING_SETTING: ContextFate = { kind: "setting", what: "thinking level" 
 const COMPACTION_SUMMARY: ContextFate = { kind: "compaction-summary" };
 
 /** The fate of the entries a compaction summarised: one object per compaction, whichever path it is met on. */
-const summarisedFates = new WeakMap<object, ContextFate>();
+const summarisedFates = new PerObject<object, ContextFate>();
 
-function summarisedBy(compaction: SessionEntry): ContextFate {
-  let fate = summarisedFates.get(compaction.raw);
-  if (fate === undefined) {
-    fate = { kind: "summarised", compaction: compaction.index };
-    summarisedFates.set(compaction.raw, fate);
-  }
-  return fate;
-}
+const summarisedBy = (compaction: SessionEntry): ContextFate =>
+  summarisedFates.get(compaction.raw, undefined, () => ({ kind: "summarised", compaction: compaction.index }));
 
 /** What pi's `appendMessage` turns an entry into, if anything. */
 function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessage | ContextFate {

@@ -77,11 +77,6 @@ export class PathFates<F> {
     return this.#fates.values();
   }
 
-  /** The same path with every fate passed through `change`. */
-  map<G>(change: (fate: F, position: number) => G): PathFates<G> {
-    return new PathFates(this.path, this.#fates.map(change), this.#rising);
-  }
-
   /** A copy with the fates of some entries replaced (entries off the path are ignored). */
   with(changes: Iterable<readonly [number, F]>): PathFates<F> {
     const fates = [...this.#fates];
