@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { diffJson } from "../../src/core/diff/json-diff.ts";
 import { Interner, shortestEdit } from "../../src/core/diff/myers.ts";
+import { dataUrlHolder } from "../../src/core/providers/common.ts";
 import { diffText, splitLines, splitWords, type TextDiff } from "../../src/core/diff/text-diff.ts";
 
 const sides = (diff: TextDiff) => ({
@@ -116,5 +117,29 @@ describe("diffJson", () => {
     expect(many.changes).toHaveLength(2);
     expect(many.truncated).toBe(true);
     expect(diffJson({ a: [1, 2] }, { a: [1, 2] })).toEqual({ changes: [], truncated: false });
+  });
+
+  it("reads a payload image's data URL from the image behind it, never from the builder's string", () => {
+    // A builder's URL string must not be read: V8 would keep a flat copy of the image with the payload item. Here
+    // the holders' own strings say something else than their images, so reading one shows in the diff.
+    const image = (data: string, url: string) =>
+      dataUrlHolder({ type: "image_url", url }, "url", { type: "image", mimeType: "image/png", data });
+    const body = (...images: object[]) => ({ messages: [{ role: "user", content: ["look", ...images] }] });
+    expect(diffJson(body(image("AAAA", "not read")), body(image("AAAA", "neither"))).changes).toEqual([]);
+    expect(diffJson(body(image("AAAA", "same")), body(image("BBBB", "same"))).changes).toEqual([
+      {
+        kind: "changed",
+        path: "messages[0].content[1].url",
+        before: '"data:image/png;base64,AAAA"',
+        after: '"data:image/png;base64,BBBB"',
+      },
+    ]);
+    expect(diffJson(body(), body(image("CCCC", "x"))).changes).toEqual([
+      {
+        kind: "added",
+        path: "messages[0].content[1]",
+        after: '{"type":"image_url","url":"data:image/png;base64,CCCC"}',
+      },
+    ]);
   });
 });

@@ -3,6 +3,7 @@
  * are aligned by content first (so one message left out reads as one removal, not as every later message
  * changed); elements replaced in place are compared key by key.
  */
+import { freshDataUrls, freshField } from "../providers/common.ts";
 import { Interner, shortestEdit } from "./myers.ts";
 
 export interface JsonChange {
@@ -34,9 +35,15 @@ const isContainer = (value: unknown): boolean => typeof value === "object" && va
 
 /** A JSON value shortened to `limit` characters, saying how long it was. */
 export function previewJson(value: unknown, limit: number): string {
-  const text = JSON.stringify(value) ?? "undefined";
+  const text = json(value) ?? "undefined";
   return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length.toLocaleString("en-US")} characters)`;
 }
+
+/**
+ * A value's JSON, with the data URLs of payload images written from fresh strings: reading the builder's own URL
+ * would make V8 keep a flat copy of the image with the payload item for as long as the session is open.
+ */
+const json = (value: unknown): string | undefined => JSON.stringify(value, freshDataUrls);
 
 const keyPath = (path: string, key: string): string =>
   /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
@@ -69,33 +76,34 @@ class Collector {
 
 function diffValue(a: unknown, b: unknown, path: string, out: Collector): void {
   if (out.full) {
-    if (JSON.stringify(a) !== JSON.stringify(b)) out.truncated = true;
+    if (json(a) !== json(b)) out.truncated = true;
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) return diffArray(a, b, path, out);
   if (isObject(a) && isObject(b)) return diffObject(a, b, path, out);
-  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return;
+  if (a === b || json(a) === json(b)) return;
   out.add("changed", path, a, b);
 }
 
 function diffObject(a: Json, b: Json, path: string, out: Collector): void {
+  if (a === b) return;
   for (const key of Object.keys(a)) {
     if (a[key] === undefined) continue;
-    if (!(key in b) || b[key] === undefined) out.add("removed", keyPath(path, key), a[key]);
-    else diffValue(a[key], b[key], keyPath(path, key), out);
+    if (!(key in b) || b[key] === undefined) out.add("removed", keyPath(path, key), freshField(a, key));
+    else diffValue(freshField(a, key), freshField(b, key), keyPath(path, key), out);
   }
   for (const key of Object.keys(b)) {
     if (b[key] !== undefined && (!(key in a) || a[key] === undefined))
-      out.add("added", keyPath(path, key), undefined, b[key]);
+      out.add("added", keyPath(path, key), undefined, freshField(b, key));
   }
 }
 
 function diffArray(a: readonly unknown[], b: readonly unknown[], path: string, out: Collector): void {
   const interner = new Interner();
-  const edits = shortestEdit(
-    interner.ids(a.map((v) => JSON.stringify(v) ?? "")),
-    interner.ids(b.map((v) => JSON.stringify(v) ?? "")),
-  ) ?? [...a.map((_, i) => ({ op: "removed" as const, a: i })), ...b.map((_, j) => ({ op: "added" as const, b: j }))];
+  const edits = shortestEdit(interner.ids(a.map((v) => json(v) ?? "")), interner.ids(b.map((v) => json(v) ?? ""))) ?? [
+    ...a.map((_, i) => ({ op: "removed" as const, a: i })),
+    ...b.map((_, j) => ({ op: "added" as const, b: j })),
+  ];
   // Between two kept elements, removals and additions are paired in order and compared inside when both are
   // objects or arrays (a message whose text changed); what is left over was removed or added whole.
   let removed: number[] = [];

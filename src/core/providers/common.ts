@@ -230,7 +230,21 @@ export function dataUrlIn(holder: object): { readonly key: string; readonly imag
 export function freshDataUrls(this: unknown, _key: string, value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   const behind = dataUrls.get(value);
-  return behind ? { ...value, [behind.key]: imageDataUrl(behind.image) } : value;
+  if (!behind) return value;
+  const fresh: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    fresh[key] = key === behind.key ? imageDataUrl(behind.image) : (value as Record<string, unknown>)[key];
+  }
+  return fresh;
+}
+
+/**
+ * `object[key]`, with a builder's data URL written from a fresh string (see `freshDataUrls`): for code that
+ * compares or prints payload values and must not leave a copy of the image with the kept payload item.
+ */
+export function freshField(object: Record<string, unknown>, key: string): unknown {
+  const behind = dataUrls.get(object);
+  return behind?.key === key ? imageDataUrl(behind.image) : object[key];
 }
 
 /**
