@@ -166,3 +166,39 @@ test("axe finds no serious or critical problems on the main views", async ({ pag
     [],
   );
 });
+
+test("the payload view keeps what the person unfolded and where they scrolled, across tabs and sessions", async ({
+  page,
+}) => {
+  await page.goto("/");
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  await expect(list.getByRole("button", { name: /Fix invoice rounding/ })).toBeVisible();
+  await page.getByRole("tab", { name: "Payload" }).click();
+  const region = page.getByRole("region", { name: "Provider payload" });
+  const item = (index: number) =>
+    region.getByRole("treeitem", { name: new RegExp(`^\\[${index}\\] `) }).and(region.locator('[aria-level="2"]'));
+  const scroller = region.locator(".scroller");
+  const first = item(0);
+  await expect(region.getByRole("tree", { name: "Payload JSON" })).toBeVisible();
+  await scroller.evaluate((element) => element.scrollTo({ top: 0 })); // from the leaf's item, revealed on opening
+  await expect(first).toHaveAttribute("aria-expanded", "false");
+  await first.click();
+  await expect(first).toHaveAttribute("aria-expanded", "true");
+  await scroller.evaluate((element) => element.scrollTo({ top: 90 }));
+  await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(90);
+
+  // Another tab unmounts the view; coming back shows it as it was left, not the leaf's item scrolled to afresh.
+  await page.getByRole("tab", { name: "Entry" }).click();
+  await expect(region).toHaveCount(0);
+  await page.getByRole("tab", { name: "Payload" }).click();
+  await expect(first).toHaveAttribute("aria-expanded", "true");
+  await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(90);
+
+  // Another session has a view of its own; back at the first session, its view is as it was left.
+  await openFiles(page, file("branches.jsonl", BRANCHES));
+  await expect(region).toContainText("And approach C?");
+  await list.getByRole("button", { name: /Fix invoice rounding/ }).click();
+  await expect(region).not.toContainText("And approach C?");
+  await expect(first).toHaveAttribute("aria-expanded", "true");
+  await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(90);
+});

@@ -21,15 +21,27 @@ function resolveNode(rows: readonly JsonRow[], id: string | undefined): number {
   return nearestNode(rows, 1, 1) ?? 0;
 }
 
-export class PayloadViewState {
+/**
+ * What a person did in a payload view that should outlive it: folds, strings shown in full, the focused node, the
+ * scroll position, and the entry the view last scrolled to. The app keeps one per session, so switching to
+ * another tab (which unmounts the view) or the view being drawn again leaves the payload as it was left.
+ */
+export class PayloadViewMemory {
   folds: FoldOverrides = $state.raw(NO_FOLDS);
   fullStrings: ReadonlySet<string> = $state.raw(NO_STRINGS);
   /** Pointer of the focused node (the one in the tab order). */
   activeId: string | undefined = $state();
   scrollTop = $state(0);
+  /** The entry (`focusEntry`) the view last revealed: shown again for the same entry, the view keeps its scroll. */
+  revealed: number | undefined;
+}
+
+export class PayloadViewState {
   height = $state(0);
 
   readonly #input: () => PayloadInput;
+  readonly #memory: () => PayloadViewMemory | undefined;
+  readonly #own = new PayloadViewMemory();
   readonly rows: readonly JsonRow[] = $derived.by(() => {
     const { body, listKey } = this.#input();
     return buildRows(body, { listKey, folds: this.folds, fullStrings: this.fullStrings });
@@ -47,8 +59,39 @@ export class PayloadViewState {
   });
   readonly totalHeight = $derived(this.rows.length * ROW_HEIGHT);
 
-  constructor(input: () => PayloadInput) {
+  /** `memory` gives the memory to keep the person's folds, focus and scroll in; without one the view has its own. */
+  constructor(input: () => PayloadInput, memory: () => PayloadViewMemory | undefined = () => undefined) {
     this.#input = input;
+    this.#memory = memory;
+  }
+
+  get memory(): PayloadViewMemory {
+    return this.#memory() ?? this.#own;
+  }
+
+  get folds(): FoldOverrides {
+    return this.memory.folds;
+  }
+  set folds(folds: FoldOverrides) {
+    this.memory.folds = folds;
+  }
+  get fullStrings(): ReadonlySet<string> {
+    return this.memory.fullStrings;
+  }
+  set fullStrings(strings: ReadonlySet<string>) {
+    this.memory.fullStrings = strings;
+  }
+  get activeId(): string | undefined {
+    return this.memory.activeId;
+  }
+  set activeId(id: string | undefined) {
+    this.memory.activeId = id;
+  }
+  get scrollTop(): number {
+    return this.memory.scrollTop;
+  }
+  set scrollTop(top: number) {
+    this.memory.scrollTop = top;
   }
 
   /** Folds or unfolds the container at row `index`. */

@@ -16,6 +16,7 @@ import { err, ok, type Result } from "../../core/result.ts";
 import type { SessionClient } from "../../worker/client.ts";
 import type { ProjectionAnswer, RuleEffect } from "../../worker/projection.ts";
 import type { SessionTokenAccuracy, TokenCountResult } from "../../worker/tokens-engine.ts";
+import { PayloadViewMemory } from "../payload/payload-view.svelte.ts";
 import { loadRulesStore, saveRulesStore } from "./persistence.ts";
 
 export type Notify = (level: "warning" | "error", message: string) => void;
@@ -37,6 +38,11 @@ export class ProjectionState {
   /** Entries behind the payload item the person points at, highlighted in the tree. */
   pointed: readonly number[] | undefined = $state.raw(undefined);
   pending = $state(false);
+  /**
+   * Where the payload view of the shown session keeps what the person did in it (folds, focus, scroll), so that it
+   * survives the view being unmounted (another tab) or drawn again, and coming back to the session.
+   */
+  payloadMemory: PayloadViewMemory | undefined = $state.raw(undefined);
 
   readonly #client: SessionClient;
   readonly #notify: Notify;
@@ -44,6 +50,9 @@ export class ProjectionState {
   /** What the shown answer is the projection of. */
   #answered: { key: string; leaf: number; settings: RuleSettings; model: string | undefined } | undefined;
   #accuracyKey: string | undefined;
+  /** The payload view's folds, focus and scroll per session, most recently shown last. Read only by `refresh`. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #payloadMemories = new Map<string, PayloadViewMemory>();
 
   constructor(client: SessionClient, notify: Notify) {
     this.#client = client;
@@ -52,6 +61,21 @@ export class ProjectionState {
 
   get presets(): readonly Preset[] {
     return [...BUILT_IN_PRESETS, ...this.userPresets];
+  }
+
+  /** Sessions whose payload view state is kept (the oldest is forgotten past this). */
+  static readonly PAYLOAD_MEMORIES = 32;
+
+  /** Session `key`'s payload view memory, made the most recently used. */
+  #payloadMemoryOf(key: string): PayloadViewMemory {
+    const memory = this.#payloadMemories.get(key) ?? new PayloadViewMemory();
+    this.#payloadMemories.delete(key);
+    this.#payloadMemories.set(key, memory);
+    if (this.#payloadMemories.size > ProjectionState.PAYLOAD_MEMORIES) {
+      const oldest = this.#payloadMemories.keys().next();
+      if (!oldest.done) this.#payloadMemories.delete(oldest.value);
+    }
+    return memory;
   }
 
   /** The settings equal pi's own: the app says the payload is exactly what pi would send. */
@@ -125,6 +149,7 @@ export class ProjectionState {
       if (answer === undefined) return; // a newer request is on its way
       this.answer = answer;
       this.#answered = { ...target, settings, model };
+      this.payloadMemory = this.#payloadMemoryOf(target.key);
       this.pending = false;
       if (!answer.ok) {
         this.tokens = undefined;
