@@ -49,16 +49,9 @@ const time = (timestamp: unknown): number => new Date(timestamp as string).getTi
  * every projection through the entry then meets the same object, so later stages can remember their work per
  * object. Never mutated.
  */
-const built = new WeakMap<object, AgentMessage>();
+const built = new PerObject<object, AgentMessage>();
 
-function once(raw: object, build: () => AgentMessage): AgentMessage {
-  let message = built.get(raw);
-  if (message === undefined) {
-    message = build();
-    built.set(raw, message);
-  }
-  return message;
-}
+const once = (raw: object, build: () => AgentMessage): AgentMessage => built.get(raw, undefined, build);
 
 /* Fates most entries share: one object each, not one per entry and projection. */
 const IS_MESSAGE: ContextFate = { kind: "message" };
