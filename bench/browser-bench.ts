@@ -4,6 +4,8 @@
  * is written to another temporary directory and opened through the "Open session files" input, as a person would.
  *
  * Printed, each against its budget from issue 6 (figures only: nothing fails on them):
+ *   - the first-load JavaScript: the scripts the built index.html loads and their static imports, gzipped (≤ 150 kB),
+ *     with what is fetched on demand beside it (the session worker, tokenizer vocabularies, lazy views);
  *   - the longest main-thread task while the file loads, until its tree is drawn (≤ 200 ms); for scale, the one task
  *     a viewer parsing on the main thread would block for (the same file's lines `JSON.parse`d in the page);
  *   - the JS heap of the page and its workers after loading, as a multiple of the file size (≤ 3×);
@@ -14,10 +16,22 @@
  * `data:` URL: the images must be held once, not once more for the payload, its view or its token count.
  */
 import { chromium, type Browser, type Page } from "@playwright/test";
-import { closeSync, createReadStream, existsSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { build, preview, type PreviewServer } from "vite";
 import {
   heapUsage,
@@ -265,6 +279,37 @@ async function countLines(path: string): Promise<number> {
   return lines;
 }
 
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+const gzipped = (path: string): number => gzipSync(readFileSync(path)).length;
+
+/**
+ * The JavaScript a first visit must load before the app runs: the module scripts and module preloads of the built
+ * index.html (Vite lists an entry's static imports as preloads), gzipped as a server would send them.
+ */
+function firstLoadLine(outDir: string): string {
+  const html = readFileSync(join(outDir, "index.html"), "utf8");
+  const tags = html.match(/<(?:script|link)\b[^>]*>/g) ?? [];
+  const first = new Set<string>();
+  for (const tag of tags) {
+    const script = /^<script\b/.test(tag) && /\btype="module"/.test(tag);
+    const preload = /^<link\b/.test(tag) && /\brel="modulepreload"/.test(tag);
+    const url = /\b(?:src|href)="\/([^"]+\.js)"/.exec(tag)?.[1];
+    if ((script || preload) && url) first.add(url);
+  }
+  const firstBytes = [...first].reduce((sum, file) => sum + gzipped(join(outDir, file)), 0);
+  const later = readdirSync(join(outDir, "assets"))
+    .filter((file) => file.endsWith(".js") && !first.has(`assets/${file}`))
+    .map((file) => ({ file, bytes: gzipped(join(outDir, "assets", file)) }));
+  const worker = later.filter((c) => c.file.includes(".worker-")).reduce((sum, c) => sum + c.bytes, 0);
+  const rest = later.filter((c) => !c.file.includes(".worker-"));
+  return (
+    `first-load JavaScript: ${kB(firstBytes)} gzipped, ${first.size} file${first.size === 1 ? "" : "s"}  ` +
+    `(budget ≤ 150 kB)  ${verdict(first.size > 0 && firstBytes <= 150_000)}  — on demand: workers ${kB(worker)}, ` +
+    `${rest.length} more chunks (tokenizer vocabularies, the model registry, lazy views) ` +
+    `${kB(rest.reduce((sum, c) => sum + c.bytes, 0))}`
+  );
+}
+
 /** Runs figure 3 and prints it (a note instead when Chromium is missing). */
 export async function browserFigures(options: BrowserBenchOptions): Promise<void> {
   if (!existsSync(CHROMIUM)) {
@@ -278,9 +323,10 @@ export async function browserFigures(options: BrowserBenchOptions): Promise<void
     const path = join(dir, "bench-session.jsonl");
     const bytes = writeSessionFile(path, options);
     server = await serveApp(join(dir, "dist"));
+    console.log(`\n${firstLoadLine(join(dir, "dist"))}`);
     const origin = new URL(server.resolvedUrls!.local[0]!).origin;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-    console.log(`\nbrowser: Chromium ${browser.version()}, the built app, a generated session opened by file input`);
+    console.log(`browser: Chromium ${browser.version()}, the built app, a generated session opened by file input`);
     await measure(browser, origin, path, options, bytes);
     rmSync(path);
     const images = join(dir, "bench-screenshots.jsonl");
