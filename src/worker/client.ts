@@ -7,7 +7,8 @@ import type { RuleSettings } from "../core/project/rules.ts";
 import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
 import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
 import type { Result } from "../core/result.ts";
-import type { Snapshot } from "../core/snapshot/schema.ts";
+import type { ExportChoices } from "../core/snapshot/export.ts";
+import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { Comparison } from "../core/diff/compare.ts";
 import type { CacheSeries } from "../core/diff/cache-series.ts";
@@ -59,14 +60,21 @@ export interface SessionClient {
     settings: RuleSettings,
     model: string | undefined,
   ): Promise<readonly RuleEffect[] | undefined>;
-  /** A snapshot of this leaf under these rules, for the share review (every request is answered). */
+  /**
+   * A snapshot of this leaf under these rules, reviewed for sharing: what it would give away, and its file and
+   * link with all of that hidden (every request is answered).
+   */
   snapshot(
     key: string,
     leaf: number,
     settings: RuleSettings,
     model: string | undefined,
     preset: string | undefined,
-  ): Promise<Result<Snapshot>>;
+  ): Promise<Result<ShareStart>>;
+  /** The file and link of the latest share review under these choices. */
+  shareOutput(shareId: number, choices: ExportChoices): Promise<Result<ShareOutput>>;
+  /** The share review is closed: its snapshot need not be held any longer. */
+  shareEnd(shareId: number): Promise<void>;
   /** Two projections compared by provenance, with token and cost deltas; undefined when a newer one replaced it. */
   compare(key: string, a: CompareSide, b: CompareSide, json: boolean): Promise<Result<Comparison> | undefined>;
   /**
@@ -254,7 +262,7 @@ export class ProtocolClient implements SessionClient {
     settings: RuleSettings,
     model: string | undefined,
     preset: string | undefined,
-  ): Promise<Result<Snapshot>> {
+  ): Promise<Result<ShareStart>> {
     const r = await this.#request((id) => ({
       type: "snapshot",
       requestId: id,
@@ -266,6 +274,17 @@ export class ProtocolClient implements SessionClient {
     })).response;
     if (r.type === "error") throw new Error(r.message);
     if (r.type !== "snapshot") throw new Error(`Unexpected answer ${r.type} to a snapshot request.`);
+    return r.answer;
+  }
+
+  async shareEnd(shareId: number): Promise<void> {
+    await this.#request((id) => ({ type: "shareEnd", requestId: id, shareId })).response;
+  }
+
+  async shareOutput(shareId: number, choices: ExportChoices): Promise<Result<ShareOutput>> {
+    const r = await this.#request((id) => ({ type: "shareOutput", requestId: id, shareId, choices })).response;
+    if (r.type === "error") throw new Error(r.message);
+    if (r.type !== "shareOutput") throw new Error(`Unexpected answer ${r.type} to a share request.`);
     return r.answer;
   }
 

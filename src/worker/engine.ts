@@ -22,8 +22,10 @@ import type { Result } from "../core/result.ts";
 import { TokensEngine, type TokenizerLoader } from "./tokens-engine.ts";
 import { changedRules, projectionOptions, type RuleSettings } from "../core/project/rules.ts";
 import { createSnapshotFor } from "../core/snapshot/create.ts";
+import { DEFAULT_CHOICES } from "../core/snapshot/export.ts";
+import { shareOutput, startShare, type Share } from "../core/snapshot/share.ts";
 import { cacheSeriesFor, compareSides, type CountSide } from "../core/diff/session.ts";
-import { ok } from "../core/result.ts";
+import { err, ok } from "../core/result.ts";
 
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
@@ -38,6 +40,9 @@ export class SessionEngine {
   #last: { readonly signature: string; readonly result: Result<Projection> } | undefined;
   /** Rises with every rule-effects request: an older one still running sees it and stops. */
   #effectsGeneration = 0;
+  /** The share review the dialog shows, to apply the person's choices to. */
+  #share: { readonly id: number; readonly share: Share } | undefined;
+  #shareId = 0;
 
   /** `loadTokenizer` is called the first time a model family needs a vocabulary (each is its own lazy chunk). */
   constructor(post: (response: Response) => void, loadTokenizer: TokenizerLoader, sliceBytes = SLICE_BYTES) {
@@ -98,11 +103,31 @@ export class SessionEngine {
         case "snapshot": {
           const { key, leaf, settings, model, preset } = request;
           const counted = await this.#count(key, leaf, settings, model).catch(() => undefined);
-          const answer = createSnapshotFor(this.#tree(key), leaf, settings, model, {
+          const snapshot = createSnapshotFor(this.#tree(key), leaf, settings, model, {
             ...(preset ? { preset } : {}),
             ...(counted ? { tokens: counted.tokens } : {}),
           });
+          if (!snapshot.ok) return this.#post({ type: "snapshot", requestId: request.requestId, answer: snapshot });
+          // One review is held, the share dialog's, until it closes ("shareEnd") or a new one replaces it.
+          const share = startShare(snapshot.value);
+          const shareId = ++this.#shareId;
+          this.#share = { id: shareId, share };
+          const output = await shareOutput(share, DEFAULT_CHOICES);
+          const answer = ok({ shareId, findings: share.findings, output });
           return this.#post({ type: "snapshot", requestId: request.requestId, answer });
+        }
+        case "shareEnd":
+          if (this.#share?.id === request.shareId) this.#share = undefined;
+          return this.#post({ type: "done", requestId: request.requestId });
+        case "shareOutput": {
+          const held = this.#share;
+          const answer =
+            held?.id === request.shareId
+              ? ok(await shareOutput(held.share, request.choices))
+              : err(
+                  "this snapshot is no longer held here (another was made, or the session worker restarted); share again",
+                );
+          return this.#post({ type: "shareOutput", requestId: request.requestId, answer });
         }
         case "compare": {
           const { key, a, b, json } = request;

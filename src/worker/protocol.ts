@@ -9,7 +9,8 @@ import type { RuleSettings } from "../core/project/rules.ts";
 import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
 import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
 import type { Result } from "../core/result.ts";
-import type { Snapshot } from "../core/snapshot/schema.ts";
+import type { ExportChoices } from "../core/snapshot/export.ts";
+import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { Comparison } from "../core/diff/compare.ts";
 import type { CacheSeries } from "../core/diff/cache-series.ts";
@@ -111,7 +112,10 @@ export type Request =
       readonly model: string | undefined;
     }
   | {
-      /** A context snapshot of this leaf under these rules (not yet reviewed for export); model as for "project". */
+      /**
+       * A context snapshot of this leaf under these rules, reviewed for sharing (secrets and images found) and
+       * exported with everything hidden; model as for "project".
+       */
       readonly type: "snapshot";
       readonly requestId: number;
       readonly key: string;
@@ -120,6 +124,19 @@ export type Request =
       readonly model: string | undefined;
       /** The preset the settings started from, recorded in the snapshot. */
       readonly preset: string | undefined;
+    }
+  | {
+      /** The share review `shareId` is closed: the worker lets go of its snapshot (answered "done"). */
+      readonly type: "shareEnd";
+      readonly requestId: number;
+      readonly shareId: number;
+    }
+  | {
+      /** The file and link of the share review `shareId` (the latest "snapshot" answered) under these choices. */
+      readonly type: "shareOutput";
+      readonly requestId: number;
+      readonly shareId: number;
+      readonly choices: ExportChoices;
     }
   | {
       /**
@@ -168,7 +185,8 @@ export type Response =
   | { readonly type: "tokens"; readonly requestId: number; readonly result: TokenCountResult }
   | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }
   | { readonly type: "payloadJson"; readonly requestId: number; readonly json: string }
-  | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<Snapshot> }
+  | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<ShareStart> }
+  | { readonly type: "shareOutput"; readonly requestId: number; readonly answer: Result<ShareOutput> }
   | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<Comparison> }
   | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }
   | { readonly type: "done"; readonly requestId: number }

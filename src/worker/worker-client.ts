@@ -9,6 +9,7 @@ import { ProtocolClient, WorkerStoppedError, type LoadHandle, type SessionClient
 import type { LoadProgress, Ping, Pong, Request, Response, SessionSummary, TreeFilter } from "./protocol.ts";
 import type { RuleSettings } from "../core/project/rules.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
+import type { ExportChoices } from "../core/snapshot/export.ts";
 import { explainLoadFailure } from "./read-failure.ts";
 
 /** What the client needs of a worker (the real one, or a stand-in in tests). */
@@ -294,6 +295,18 @@ export class WorkerSessionClient implements SessionClient {
     preset: string | undefined,
   ) {
     return (await this.#ready()).snapshot(key, leaf, settings, model, preset);
+  }
+
+  async shareOutput(shareId: number, choices: ExportChoices) {
+    return (await this.#ready()).shareOutput(shareId, choices);
+  }
+
+  async shareEnd(shareId: number): Promise<void> {
+    if (this.#unusable !== undefined) return; // no worker holds it
+    const channel = await this.#ready();
+    await channel.shareEnd(shareId).catch((error: unknown) => {
+      if (!(error instanceof WorkerStoppedError)) throw error; // a new worker never held it
+    });
   }
 
   async compare(key: string, a: CompareSide, b: CompareSide, json: boolean) {

@@ -422,19 +422,49 @@ describe("links", () => {
 });
 
 describe("the worker seam", () => {
-  it("answers a snapshot request with the snapshot of the leaf, tokens counted", async () => {
+  it("answers a share request with what the review found and the export with all of it hidden, tokens counted", async () => {
     const client = createInProcessClient();
     await client.load("s1", new Blob([STORY]), "story.jsonl", () => undefined).done;
     const answer = await client.snapshot("s1", leaf, PI_DEFAULTS, undefined, "pi 0.73.1");
-    expect(answer.ok).toBe(true);
-    if (!answer.ok) return;
-    const { createdAt: _a, tokens, rules, ...rest } = answer.value;
-    const { createdAt: _b, tokens: _t, rules: _r, ...direct } = make();
+    if (!answer.ok) throw new Error(answer.error);
+    const { shareId, findings, output } = answer.value;
+    // The file is the snapshot exported with the default choices: the image left out.
+    const json = await output.file.text();
+    const sent = JSON.parse(json) as Snapshot;
+    const { createdAt: _a, tokens, rules, ...rest } = sent;
+    const { createdAt: _b, tokens: _t, rules: _r, ...direct } = prepareExport(make());
     expect({ ...rest, producer: direct.producer }).toEqual(direct);
     expect(rules).toEqual({ preset: "pi 0.73.1", settings: {} });
     expect(tokens?.kind).toMatch(/^(exact|calibrated|estimated)$/);
-    expect(tokens?.perItem).toHaveLength(answer.value.payload.itemSources.length);
+    expect(tokens?.perItem).toHaveLength(sent.payload.itemSources.length);
     expect(tokens?.tokenizer).toMatch(/^claude family: /);
+    expect(json).toBe(snapshotJson(sent));
+    expect(output.file.type).toBe("application/json");
+    expect(output.fileName).toBe(snapshotFileName(sent));
+    expect(output.summary).toEqual(summarizeSnapshot(sent));
+    expect(await decodeSnapshotLink(output.linkFragment)).toEqual({ ok: true, value: sent });
+    // What the review found, for the page to show: the image, and where each path entry is in the file.
+    expect(findings.images).toHaveLength(1);
+    expect(findings.redactions).toEqual([]);
+    expect(findings.lines).toEqual(sent.path.map((e) => [e.ref, e.line]));
+
+    // The person's choices are applied where the review is held.
+    const kept = await client.shareOutput(shareId, { reveal: [], keepImages: true });
+    if (!kept.ok) throw new Error(kept.error);
+    const keptJson = await kept.value.file.text();
+    const withImage = JSON.parse(keptJson) as Snapshot;
+    expect(sent.images).toHaveLength(1); // the notes of what was left out
+    expect(withImage.images).toEqual([]);
+    expect(keptJson).toContain(PNG);
+    expect(json).not.toContain(PNG);
+    const gone = {
+      ok: false,
+      error: "this snapshot is no longer held here (another was made, or the session worker restarted); share again",
+    };
+    expect(await client.shareOutput(shareId + 1, DEFAULT_CHOICES)).toEqual(gone);
+    // Closing the review lets the worker drop the snapshot.
+    await client.shareEnd(shareId);
+    expect(await client.shareOutput(shareId, DEFAULT_CHOICES)).toEqual(gone);
     expect(await client.snapshot("s1", leaf, PI_DEFAULTS, "acme/rocket", undefined)).toEqual({
       ok: false,
       error: "acme/rocket is not a model in pi-ai's registry",

@@ -5,6 +5,11 @@ import type { Snapshot, SnapshotFate } from "./schema.ts";
 export interface SnapshotSummary {
   /** "sample.jsonl (019c…)" */
   readonly session: string;
+  /** The session's name and working directory, when it has them. */
+  readonly sessionName: string | undefined;
+  readonly cwd: string | undefined;
+  /** The preset the rules started from, when recorded. */
+  readonly preset: string | undefined;
   /** "line 57 (a5)" */
   readonly leaf: string;
   readonly pathLength: number;
@@ -18,6 +23,8 @@ export interface SnapshotSummary {
   readonly systemPrompt: string;
   readonly tools: string;
   readonly items: number;
+  /** What the items are called: "messages", "input", "contents". */
+  readonly listKey: string;
   /** Bytes of the payload body as compact JSON. */
   readonly payloadBytes: number;
   /** "≈12,345 tokens (calibrated; …)" or undefined when not counted. */
@@ -46,6 +53,9 @@ export function summarizeSnapshot(snapshot: Snapshot): SnapshotSummary {
   const list = snapshot.payload.body[snapshot.payload.listKey];
   return {
     session: `${snapshot.session.fileName}${snapshot.session.id ? ` (${snapshot.session.id})` : ""}`,
+    sessionName: snapshot.session.name || undefined,
+    cwd: snapshot.session.cwd || undefined,
+    preset: snapshot.rules.preset || undefined,
     leaf: `line ${snapshot.leaf.line}${snapshot.leaf.id ? ` (${snapshot.leaf.id})` : ""}`,
     pathLength: snapshot.path.length,
     fates,
@@ -58,6 +68,7 @@ export function summarizeSnapshot(snapshot: Snapshot): SnapshotSummary {
         ? "none given"
         : `${count(snapshot.tools.length, "tool")}: ${snapshot.tools.map((t) => t.name).join(", ")}`,
     items: Array.isArray(list) ? list.length : 0,
+    listKey: snapshot.payload.listKey,
     payloadBytes: new TextEncoder().encode(JSON.stringify(snapshot.payload.body)).length,
     tokens: tokens
       ? `${TOKEN_MARK[tokens.kind]}${tokens.total.toLocaleString("en-US")} tokens, ${tokens.kind} (${tokens.tokenizer}${tokens.basis ? `; ${tokens.basis}` : ""})`

@@ -14,7 +14,12 @@ export function payloadFileName(modelLabel: string): string {
 
 /** Saves `text` as a download named `fileName`, through a Blob URL (nothing goes over the network). */
 export function downloadText(text: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  downloadBlob(new Blob([text], { type: "application/json" }), fileName);
+}
+
+/** Saves `file` as a download named `fileName`, through a Blob URL (nothing goes over the network). */
+export function downloadBlob(file: Blob, fileName: string): void {
+  const url = URL.createObjectURL(file);
   const link = document.createElement("a");
   link.href = url;
   link.download = fileName;

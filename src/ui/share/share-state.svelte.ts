@@ -1,66 +1,111 @@
 /**
- * The share review: the snapshot the worker made, what the review found in it, the person's choices, and the
- * file and link that follow from them. Nothing is exported except through `exported`, which applies the choices.
+ * The share review: what the worker's review of the snapshot found, the person's choices, and the file and link
+ * that follow from them. The snapshot itself, the redactor's pass over it and the writing of the file and link stay
+ * in the session worker (on a large payload they take the better part of a second); choices go there and come
+ * back as a new file and link. Nothing is exported except `output`, made under the choices shown.
  */
-import { DEFAULT_CHOICES, exportWith, reviewSnapshot, snapshotJson, type Review } from "../../core/snapshot/export.ts";
-import { encodeSnapshotLink, linkFit, type LinkFit } from "../../core/snapshot/link.ts";
+import { DEFAULT_CHOICES } from "../../core/snapshot/export.ts";
+import { linkFit, type LinkFit } from "../../core/snapshot/link.ts";
 import type { Result } from "../../core/result.ts";
-import type { Snapshot } from "../../core/snapshot/schema.ts";
+import type { ShareFindings, ShareOutput, ShareStart } from "../../core/snapshot/share.ts";
+import type { SnapshotSummary } from "../../core/snapshot/summary.ts";
+import type { SessionClient } from "../../worker/client.ts";
 
 export type ShareStatus =
   | { readonly kind: "making" }
   | { readonly kind: "failed"; readonly error: string }
-  | { readonly kind: "ready"; readonly review: Review };
+  | { readonly kind: "ready"; readonly shareId: number; readonly findings: ShareFindings };
 
 export class ShareState {
   status: ShareStatus = $state.raw({ kind: "making" });
   /** Ids of the redactions the person keeps visible. */
   reveal: readonly string[] = $state.raw(DEFAULT_CHOICES.reveal);
   keepImages = $state(DEFAULT_CHOICES.keepImages);
-  /** The link for the current choices, once encoded (undefined while it is being made). */
+  /** The file and link under the current choices; undefined while they are being made (nothing to save then). */
+  output: ShareOutput | undefined = $state.raw(undefined);
+  /** The link for `output`, with how well it travels. */
   link: { readonly url: string; readonly fit: LinkFit } | undefined = $state.raw(undefined);
-  #linkRequest = 0;
+  /** The facts of the latest export (kept while a new one is made: they hold no secret). */
+  summary: SnapshotSummary | undefined = $state.raw(undefined);
 
-  /** The snapshot as it would leave now. */
-  readonly exported: Snapshot | undefined = $derived(
-    this.status.kind === "ready"
-      ? exportWith(this.status.review, { reveal: this.reveal, keepImages: this.keepImages })
-      : undefined,
-  );
-  readonly json: string | undefined = $derived(this.exported ? snapshotJson(this.exported) : undefined);
+  readonly #client: Pick<SessionClient, "shareOutput" | "shareEnd">;
+  /** The page address a link starts with. */
+  readonly #base: string;
+  #request = 0;
+  #closed = false;
 
-  /** Takes the worker's answer; `base` is the page URL the link starts with. */
-  async receive(answer: Promise<Result<Snapshot>>, base: string): Promise<void> {
+  constructor(client: Pick<SessionClient, "shareOutput" | "shareEnd">, base: string) {
+    this.#client = client;
+    this.#base = base;
+  }
+
+  /** Takes the worker's answer to the share request. */
+  async receive(answer: Promise<Result<ShareStart>>): Promise<void> {
     try {
       const result = await answer;
-      this.status = result.ok
-        ? { kind: "ready", review: reviewSnapshot(result.value) }
-        : { kind: "failed", error: result.error };
+      if (this.#closed) {
+        if (result.ok) await this.#client.shareEnd(result.value.shareId);
+        return;
+      }
+      if (!result.ok) {
+        this.status = { kind: "failed", error: result.error };
+        return;
+      }
+      this.status = { kind: "ready", shareId: result.value.shareId, findings: result.value.findings };
+      this.#show(result.value.output);
     } catch (error) {
-      this.status = { kind: "failed", error: error instanceof Error ? error.message : String(error) };
+      this.#fail(error);
     }
-    await this.updateLink(base);
   }
 
-  setRevealed(id: string, revealed: boolean, base: string): Promise<void> {
+  setRevealed(id: string, revealed: boolean): Promise<void> {
     const others = this.reveal.filter((r) => r !== id);
     this.reveal = revealed ? [...others, id] : others;
-    return this.updateLink(base);
+    return this.#update();
   }
 
-  setKeepImages(keep: boolean, base: string): Promise<void> {
+  setKeepImages(keep: boolean): Promise<void> {
     this.keepImages = keep;
-    return this.updateLink(base);
+    return this.#update();
   }
 
-  /** Encodes the current export as a link (the latest choice wins when several are pending). */
-  async updateLink(base: string): Promise<void> {
-    const snapshot = this.exported;
-    const request = ++this.#linkRequest;
+  /** Asks for the file and link under the current choices (the latest choice wins when several are pending). */
+  async #update(): Promise<void> {
+    const status = this.status;
+    if (status.kind !== "ready") return;
+    const request = ++this.#request;
+    this.output = undefined;
     this.link = undefined;
-    if (!snapshot) return;
-    const url = `${base}${await encodeSnapshotLink(snapshot)}`;
-    if (request === this.#linkRequest) this.link = { url, fit: linkFit(url.length) };
+    try {
+      const answer = await this.#client.shareOutput(status.shareId, {
+        reveal: this.reveal,
+        keepImages: this.keepImages,
+      });
+      if (request !== this.#request) return;
+      if (answer.ok) this.#show(answer.value);
+      else this.status = { kind: "failed", error: answer.error };
+    } catch (error) {
+      if (request === this.#request) this.#fail(error);
+    }
+  }
+
+  /** The dialog closed: the worker may let go of the snapshot. */
+  async close(): Promise<void> {
+    const status = this.status;
+    this.#closed = true;
+    this.#request += 1; // an answer still on its way is not shown
+    if (status.kind === "ready") await this.#client.shareEnd(status.shareId);
+  }
+
+  #show(output: ShareOutput): void {
+    this.output = output;
+    this.summary = output.summary;
+    const url = `${this.#base}${output.linkFragment}`;
+    this.link = { url, fit: linkFit(url.length) };
+  }
+
+  #fail(error: unknown): void {
+    this.status = { kind: "failed", error: error instanceof Error ? error.message : String(error) };
   }
 }
 
