@@ -202,3 +202,33 @@ test("the payload view keeps what the person unfolded and where they scrolled, a
   await expect(first).toHaveAttribute("aria-expanded", "true");
   await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(90);
 });
+
+test("a leaf chosen while the session is still being shown again is the one that stays", async ({ page }) => {
+  await page.goto("/");
+  await openFiles(page, file("branches.jsonl", BRANCHES));
+  const tree = page.getByRole("tree", { name: "Session tree" });
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("C works.");
+  // The session worker answers searches late, as when it is busy: choosing the session again takes a while.
+  await expect.poll(() => page.workers().length).toBeGreaterThan(0);
+  for (const worker of page.workers()) {
+    await worker.evaluate(() => {
+      if (self.name !== "sessions") return;
+      const post = self.postMessage.bind(self);
+      self.postMessage = ((message: { type?: string }) => {
+        if (message.type === "search") setTimeout(() => post(message), 1500);
+        else post(message);
+      }) as typeof self.postMessage;
+    });
+  }
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  await list.getByRole("button", { name: /Read the README please/ }).click();
+  await tree
+    .getByRole("treeitem", { name: /Approach A done/ })
+    .first()
+    .focus();
+  await page.keyboard.press("Enter");
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("Approach A done");
+  await page.waitForTimeout(2500); // the late answer has come
+  await expect(tree.getByRole("treeitem", { selected: true })).toContainText("Approach A done");
+  await expect(page.getByRole("region", { name: "Inspector" })).toContainText("Approach A done");
+});

@@ -99,7 +99,7 @@ export class AppState {
 
   /** Rises with every open the person makes: when two overlap, the later one is shown. */
   #opening = 0;
-  /** Rises with every selection: when two overlap, the later one wins. */
+  /** Rises with every selection and every leaf chosen: when they overlap, the later one wins. */
   #selecting = 0;
 
   /**
@@ -132,6 +132,8 @@ export class AppState {
   }
 
   async chooseLeaf(index: number | undefined): Promise<void> {
+    // A leaf chosen now wins over a selection still on its way, which would show its own leaf when it lands.
+    this.#selecting += 1;
     this.leaf = index;
     this.focusRequest = index;
     const key = this.selectedKey;
