@@ -44,10 +44,11 @@ export class PayloadViewState {
   readonly #own = new PayloadViewMemory();
   readonly rows: readonly JsonRow[] = $derived.by(() => {
     const { body, listKey } = this.#input();
-    return buildRows(body, { listKey, folds: this.folds, fullStrings: this.fullStrings });
+    const { folds, fullStrings } = this.memory;
+    return buildRows(body, { listKey, folds, fullStrings });
   });
-  readonly activeIndex: number = $derived(resolveNode(this.rows, this.activeId));
-  readonly window = $derived(rowWindow(this.scrollTop, this.height, this.rows.length));
+  readonly activeIndex: number = $derived(resolveNode(this.rows, this.memory.activeId));
+  readonly window = $derived(rowWindow(this.memory.scrollTop, this.height, this.rows.length));
   /** Row indices to render: the window, plus the focused row wherever it is (so focus never drops out). */
   readonly rendered: readonly number[] = $derived.by(() => {
     const { start, end } = this.window;
@@ -65,52 +66,28 @@ export class PayloadViewState {
     this.#memory = memory;
   }
 
+  /** Where the person's folds, focus and scroll are kept. */
   get memory(): PayloadViewMemory {
     return this.#memory() ?? this.#own;
-  }
-
-  get folds(): FoldOverrides {
-    return this.memory.folds;
-  }
-  set folds(folds: FoldOverrides) {
-    this.memory.folds = folds;
-  }
-  get fullStrings(): ReadonlySet<string> {
-    return this.memory.fullStrings;
-  }
-  set fullStrings(strings: ReadonlySet<string>) {
-    this.memory.fullStrings = strings;
-  }
-  get activeId(): string | undefined {
-    return this.memory.activeId;
-  }
-  set activeId(id: string | undefined) {
-    this.memory.activeId = id;
-  }
-  get scrollTop(): number {
-    return this.memory.scrollTop;
-  }
-  set scrollTop(top: number) {
-    this.memory.scrollTop = top;
   }
 
   /** Folds or unfolds the container at row `index`. */
   setOpen(index: number, open: boolean): void {
     const row = this.rows[index];
     if (row?.kind === "node" && row.container !== undefined && row.depth > 0)
-      this.folds = withFold(this.folds, row.id, open);
+      this.memory.folds = withFold(this.memory.folds, row.id, open);
   }
 
   /** Shows the long string at row `index` in full, or shortened again. */
   setFull(index: number, full: boolean): void {
     const row = this.rows[index];
     if (row?.kind !== "node" || !row.long) return;
-    this.fullStrings = withMember(this.fullStrings, row.id, full);
+    this.memory.fullStrings = withMember(this.memory.fullStrings, row.id, full);
   }
 
   focusRow(index: number): void {
     const row = this.rows[index];
-    if (row?.kind === "node") this.activeId = row.id;
+    if (row?.kind === "node") this.memory.activeId = row.id;
   }
 
   /** Applies a key; returns whether it was one of the view's (the caller then moves DOM focus). */
