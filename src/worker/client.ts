@@ -89,6 +89,18 @@ interface Pending {
   readonly resolve: (response: Response) => void;
   readonly reject: (error: Error) => void;
   readonly onProgress?: (p: LoadProgress) => void;
+  /** Slices of a payload list sent ahead of the answer ("items"), in order. */
+  parts?: (readonly unknown[])[];
+}
+
+/** A "project" answer whose payload list came partly ahead in "items" messages, with its list whole again. */
+function withParts(response: Response, parts: readonly (readonly unknown[])[]): Response {
+  if (response.type !== "project" || !response.answer.ok) return response;
+  const { view } = response.answer;
+  const { payload } = view;
+  const list = ([] as unknown[]).concat(...parts, payload.body[payload.listKey] as readonly unknown[]);
+  const body = { ...payload.body, [payload.listKey]: list };
+  return { ...response, answer: { ok: true, view: { ...view, payload: { ...payload, body } } } };
 }
 
 /**
@@ -125,8 +137,9 @@ export class ProtocolClient implements SessionClient {
     const pending = this.#pending.get(response.requestId);
     if (!pending) return;
     if (response.type === "progress") return pending.onProgress?.(response.progress);
+    if (response.type === "items") return void (pending.parts ??= []).push(response.items);
     this.#pending.delete(response.requestId);
-    pending.resolve(response);
+    pending.resolve(pending.parts ? withParts(response, pending.parts) : response);
   }
 
   /** True while some request waits for its answer. */

@@ -84,3 +84,41 @@ export function payloadJson(payload: PayloadResult, item: number | undefined): s
   const value: unknown = item === undefined ? payload.body : (list as unknown[])[item];
   return JSON.stringify(value, freshDataUrls, 2);
 }
+
+/**
+ * How much text one message to the page may carry, in characters: the page reads a message in one task, and
+ * structured clone reads about 100 MB a second there, so a slice is a task of about 10–20 ms.
+ */
+export const SLICE_CHARS = 1_000_000;
+
+/** Characters of text in `value` (strings and keys), plus a little for every other value: what cloning it reads. */
+function textWeight(value: unknown): number {
+  if (typeof value === "string") return value.length;
+  if (typeof value !== "object" || value === null) return 8;
+  let weight = 16;
+  if (ArrayBuffer.isView(value)) return weight + value.byteLength;
+  if (Array.isArray(value)) for (const element of value) weight += textWeight(element);
+  else for (const key in value) weight += key.length + textWeight((value as Json)[key]);
+  return weight;
+}
+
+/**
+ * The items of a payload's main list, cut wherever the text so far passes `budget` characters (an item is never
+ * cut): posted one slice per message, the page reads the list of a whole uncompacted path (tens of thousands of
+ * items, tens of MB) in short tasks instead of one that holds the page for half a second. A short list is one slice.
+ */
+export function listSlices<T>(items: readonly T[], budget = SLICE_CHARS): T[][] {
+  const slices: T[][] = [];
+  let start = 0;
+  let weight = 0;
+  for (let i = 0; i < items.length; i += 1) {
+    weight += textWeight(items[i]);
+    if (weight >= budget) {
+      slices.push(items.slice(start, i + 1));
+      start = i + 1;
+      weight = 0;
+    }
+  }
+  if (start < items.length || slices.length === 0) slices.push(items.slice(start));
+  return slices;
+}

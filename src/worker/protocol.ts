@@ -181,6 +181,11 @@ export type Response =
   | { readonly type: "entry"; readonly requestId: number; readonly detail: EntryDetail }
   | { readonly type: "search"; readonly requestId: number; readonly matches: Int32Array }
   | { readonly type: "project"; readonly requestId: number; readonly answer: ProjectionAnswer }
+  /**
+   * Items of the payload's main list, sent ahead of a "project" answer when the list is long (one message per
+   * slice, in order); the answer's list holds the items after them.
+   */
+  | { readonly type: "items"; readonly requestId: number; readonly items: readonly unknown[] }
   | { readonly type: "ruleEffects"; readonly requestId: number; readonly effects: readonly RuleEffect[] }
   | { readonly type: "tokens"; readonly requestId: number; readonly result: TokenCountResult }
   | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }

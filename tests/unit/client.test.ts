@@ -1,8 +1,18 @@
-/** The worker seam through its in-process twin: slices, progress, cancel, details, search, latest-wins. */
+/**
+ * The worker seam through its in-process twin: slices, progress, cancel, details, search, latest-wins; and a long
+ * payload list posted in slices.
+ */
 import { describe, expect, it } from "vitest";
+import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
+import { ProtocolClient } from "../../src/worker/client.ts";
+import { SessionEngine } from "../../src/worker/engine.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
-import type { LoadProgress } from "../../src/worker/protocol.ts";
+import { listSlices } from "../../src/worker/page-payload.ts";
+import { projectForView } from "../../src/worker/projection.ts";
+import type { LoadProgress, Response } from "../../src/worker/protocol.ts";
 import { VARIANTS } from "../fixtures/variants.ts";
+import { assistant, header, session, toolCall, toolResult, user } from "../support/build.ts";
+import { ourSession } from "../support/ours.ts";
 
 const blob = (text: string) => new Blob([text]);
 
@@ -59,5 +69,53 @@ describe("SessionClient (in-process twin)", () => {
   it("reports a request for an unknown session as an error", async () => {
     const client = createInProcessClient();
     await expect(client.entry("nope", 0)).rejects.toThrow("Session nope is not loaded.");
+  });
+});
+
+describe("a long payload list", () => {
+  // Six tool results of 400,000 characters each: about 2.4 million characters of text in the main list.
+  const long = session(
+    header({ id: "long-list" }),
+    user("u1", null, "read the logs"),
+    ...[1, 2, 3, 4, 5, 6].flatMap((n) => [
+      assistant(`a${n}`, n === 1 ? "u1" : `r${n - 1}`, [toolCall(`call_${n}`, "read", { path: `log${n}.txt` })]),
+      toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: `${n}`.repeat(400_000) }]),
+    ]),
+    assistant("a7", "r6", "Six logs read."),
+  );
+
+  it("is cut into slices, none cutting an item, each within the budget but for its last item", () => {
+    const items = Array.from({ length: 10 }, (_, i) => ({ role: "user", content: "x".repeat(i === 4 ? 50 : 10) }));
+    const slices = listSlices(items, 60);
+    expect(slices.flat()).toEqual(items);
+    // An item weighs its text and keys (41 or 81 here): two small ones pass 60, the long one does alone.
+    expect(slices.map((s) => s.length)).toEqual([2, 2, 1, 2, 2, 1]);
+    expect(listSlices(items.slice(0, 2))).toEqual([items.slice(0, 2)]);
+    expect(listSlices([])).toEqual([[]]);
+  });
+
+  it("reaches the page in several messages and whole, as the worker projected it", async () => {
+    const posted: Response[] = [];
+    let client: ProtocolClient | undefined = undefined;
+    const engine = new SessionEngine(
+      (response) => {
+        posted.push(response);
+        client?.receive(response);
+      },
+      () => Promise.reject(new Error("no tokenizer here")),
+    );
+    client = new ProtocolClient((request) => void engine.handle(request));
+    const summary = await client.load("s", blob(long), "long.jsonl", () => undefined).done;
+    const answer = await client.project("s", summary.defaultLeaf!, PI_DEFAULTS, "openai/gpt-5.1-codex");
+    const slices = posted.filter((r) => r.type === "items");
+    expect(slices.length).toBeGreaterThanOrEqual(2);
+    expect(posted.at(-1)?.type).toBe("project");
+
+    const tree = ourSession(long);
+    const expected = projectForView(tree, tree.defaultLeaf!, PI_DEFAULTS, "openai/gpt-5.1-codex");
+    if (!answer?.ok || !expected.ok) throw new Error("no projection");
+    expect(answer.view.payload.body).toEqual(expected.view.payload.body);
+    expect(Object.keys(answer.view.payload.body)).toEqual(Object.keys(expected.view.payload.body));
+    expect(answer.view.itemSources).toEqual(expected.view.itemSources);
   });
 });
