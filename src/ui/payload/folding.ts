@@ -23,7 +23,8 @@ export function isOpenByDefault(place: ContainerPlace): boolean {
 /** Fold overrides: JSON pointer → open. Replaced, never changed in place (it is `$state.raw` in the view). */
 export type FoldOverrides = ReadonlyMap<string, boolean>;
 
-export const isOpen = (folds: FoldOverrides, id: string, byDefault: boolean): boolean => folds.get(id) ?? byDefault;
+export const isOpen = (folds: FoldOverrides, id: string, byDefault: boolean): boolean =>
+  folds.size === 0 ? byDefault : (folds.get(id) ?? byDefault); // no lookup (no hashing of a fresh pointer) unless overridden
 
 /** `folds` with the node `id` set open or folded. */
 export function withFold(folds: FoldOverrides, id: string, open: boolean): FoldOverrides {
@@ -50,4 +51,4 @@ export function withMember(set: ReadonlySet<string>, id: string, member: boolean
 
 /** A JSON pointer (RFC 6901) one step below `parent`. */
 export const childPointer = (parent: string, key: string | number): string =>
-  `${parent}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  typeof key === "number" ? `${parent}/${key}` : `${parent}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
