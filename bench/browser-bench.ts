@@ -14,18 +14,22 @@
  * Then the heap once more on a session that is mostly screenshots (inline base64 images, the usual cause of huge
  * sessions), all of them on the leaf's path and sent to an OpenAI Responses model, which carries each image as a
  * `data:` URL: the images must be held once, not once more for the payload, its view or its token count.
+ * Last, a folder's worth of generated sessions (300 by default) opened at once: the longest task until all are
+ * listed, and the heap after, against the same budgets.
  */
 import { chromium, type Browser, type Page } from "@playwright/test";
 import {
   closeSync,
   createReadStream,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -67,6 +71,8 @@ export interface BrowserBenchOptions {
   readonly entries: number;
   /** Size of the screenshot session, in MB. */
   readonly imagesMb: number;
+  /** How many sessions are opened at once, as from a folder. */
+  readonly sessions: number;
 }
 
 /** Writes a generated session to `path` in 1 MB batches; returns its size in bytes. */
@@ -343,6 +349,59 @@ function firstLoadLine(outDir: string): string {
   );
 }
 
+/**
+ * Writes `count` generated sessions of different lengths (30 to 800 entries, a few hundred kB each, as the
+ * public sessions of ../shared/corpus are) into `dir`, as a folder of a person's sessions; returns their paths
+ * and total size in bytes.
+ */
+function writeSessionFolder(dir: string, count: number): { paths: string[]; bytes: number } {
+  const rng = new Rng(11);
+  const paths: string[] = [];
+  let bytes = 0;
+  for (let i = 0; i < count; i++) {
+    const path = join(dir, `session-${String(i).padStart(3, "0")}.jsonl`);
+    const entries = 30 + Math.floor(rng.next() * 770);
+    const lines: string[] = [];
+    writeSession(generateOptions({ entries, bytes: entries * 700, seed: 100 + i }), (line) => lines.push(line));
+    const text = `${lines.join("\n")}\n`;
+    writeFileSync(path, text);
+    paths.push(path);
+    bytes += Buffer.byteLength(text);
+  }
+  return { paths, bytes };
+}
+
+/** Opens a folder's worth of sessions at once: the longest task until all are listed, and the heap after. */
+async function measureMany(browser: Browser, origin: string, paths: readonly string[], bytes: number) {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await installProbe(page);
+  await page.goto(`${origin}/`);
+  await page.getByRole("tree", { name: "Session tree" }).getByRole("treeitem", { selected: true }).waitFor();
+  await waitForQuiet(page, 1500, 20_000);
+  const start = await pageNow(page);
+  const wall = Date.now();
+  await page.getByLabel("Open session files").setInputFiles([...paths]);
+  const n = paths.length.toLocaleString("en");
+  await page.getByText(`Opened ${n} of ${n} files`).waitFor({ timeout: LOAD_TIMEOUT });
+  const openMs = Date.now() - wall;
+  await waitForQuiet(page, 1500, 20_000);
+  const tasks = await longTasksSince(page, start);
+  const heap = await heapUsage(page);
+  const longest = Math.max(0, ...tasks.map((t) => t.duration));
+  console.log(
+    `opening ${n} sessions at once (${mb(bytes)}): longest main-thread task ` +
+      `${tasks.length === 0 ? "none over 50 ms" : ms(longest)}  (budget: as loading, ≤ 200 ms)  ` +
+      `${verdict(longest <= 200)}  — ${tasks.length} long tasks; all listed ${(openMs / 1000).toFixed(1)} s after ` +
+      `choosing them`,
+  );
+  console.log(
+    `${n} sessions: JS heap after opening: ${mb(heap.total)} = ${(heap.total / bytes).toFixed(2)}× the files  ` +
+      `(budget ≤ 3×)  ${verdict(heap.total <= 3 * bytes)}  — page ${mb(heap.page)}` +
+      heap.workers.map((w) => `, ${w.name} ${mb(w.bytes)}`).join(""),
+  );
+  await page.close();
+}
+
 /** Runs figure 3 and prints it (a note instead when Chromium is missing). */
 export async function browserFigures(options: BrowserBenchOptions): Promise<void> {
   if (!existsSync(CHROMIUM)) {
@@ -364,6 +423,11 @@ export async function browserFigures(options: BrowserBenchOptions): Promise<void
     rmSync(path);
     const images = join(dir, "bench-screenshots.jsonl");
     await measureImages(browser, origin, images, writeImageSessionFile(images, options.imagesMb));
+    rmSync(images);
+    const folder = join(dir, "sessions");
+    mkdirSync(folder);
+    const { paths, bytes: folderBytes } = writeSessionFolder(folder, options.sessions);
+    await measureMany(browser, origin, paths, folderBytes);
   } finally {
     await browser?.close();
     await server?.close();

@@ -85,6 +85,7 @@ async function main(): Promise<void> {
       mb: envNumber("BENCH_BROWSER_MB", 100),
       entries,
       imagesMb: envNumber("BENCH_BROWSER_IMAGES_MB", 100),
+      sessions: Math.round(envNumber("BENCH_BROWSER_SESSIONS", 300)),
     });
   }
 }
