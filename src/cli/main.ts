@@ -7,6 +7,9 @@ import { SNAPSHOT_USAGE, snapshotCommand } from "./snapshot.ts";
 import { DIFF_USAGE, diffCommand } from "./diff.ts";
 import { treeCommand } from "./tree.ts";
 import { modelsCommand } from "./models.ts";
+import { readFile } from "node:fs/promises";
+import { readModelsJson } from "../core/models/models-json.ts";
+import { builtInModels, useModels } from "../core/models/registry.ts";
 
 const COMMANDS: Record<string, (args: readonly string[], out: Output) => Promise<number>> = {
   payload: payloadCommand,
@@ -27,7 +30,29 @@ usage: npm run cli -- <command> …
   ${SNAPSHOT_USAGE}
   tree FILE           outline of the entry tree (ids, lines, labels, branch points)
   inspect FILE        file statistics and every diagnostic
-  models [FILTER]     models in pi-ai's registry (PROVIDER/ID api)`;
+  models [FILTER]     models in pi-ai's registry (PROVIDER/ID api)
+
+Any command also takes --models FILE: pi's models.json (~/.pi/agent/models.json), read as pi reads it, for
+sessions on custom providers and models, and for its overrides of built-in ones.`;
+
+/** Takes `--models FILE` out of the arguments and puts its models in use; a message when the file is refused. */
+async function useModelsJson(args: readonly string[]): Promise<{ rest: string[]; problem?: string }> {
+  const at = args.indexOf("--models");
+  if (at < 0) return { rest: [...args] };
+  const path = args[at + 1];
+  const rest = [...args.slice(0, at), ...args.slice(at + 2)];
+  if (path === undefined || path.startsWith("--")) return { rest, problem: "--models needs a file (pi's models.json)" };
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    return { rest, problem: `${path}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const read = readModelsJson(text, builtInModels());
+  if (!read.ok) return { rest, problem: `${path} was not read: ${read.error}` };
+  useModels(read.value.models);
+  return { rest };
+}
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -38,7 +63,9 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const run = COMMANDS[command];
   if (!run) return out.fail(`unknown command "${command}"\n${HELP}`);
-  return run(rest, out);
+  const models = await useModelsJson(rest);
+  if (models.problem !== undefined) return out.fail(models.problem);
+  return run(models.rest, out);
 }
 
 main(process.argv.slice(2)).then(

@@ -1,4 +1,4 @@
-/** `models [FILTER]`: the registry the CLI and app resolve PROVIDER/ID against. */
+/** `models [FILTER]`: the registry the CLI and app resolve PROVIDER/ID against (with `--models FILE`'s models). */
 import { allModels } from "../core/models/registry.ts";
 import type { Output } from "./output.ts";
 

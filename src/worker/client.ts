@@ -2,7 +2,15 @@
  * The UI's only way to the sessions: a `SessionClient` over the worker, with an in-process twin for tests.
  * For questions that are asked again and again (entry details, searches) the latest request wins.
  */
-import type { EntryDetail, LoadProgress, Request, Response, SessionSummary, TreeFilter } from "./protocol.ts";
+import type {
+  EntryDetail,
+  LoadProgress,
+  ModelsInUse,
+  Request,
+  Response,
+  SessionSummary,
+  TreeFilter,
+} from "./protocol.ts";
 import type { RuleSettings } from "../core/project/rules.ts";
 import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
 import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
@@ -53,6 +61,11 @@ export interface SessionClient {
   ): Promise<string>;
   /** Both estimators measured on the session's recorded turns (slow on long sessions: ask once). */
   accuracy(key: string): Promise<SessionTokenAccuracy>;
+  /**
+   * Reads models from the person's models.json from now on (undefined: pi-ai's own only); an error says what is
+   * wrong with the file, and the models in use stay as they were.
+   */
+  models(text: string | undefined): Promise<Result<ModelsInUse>>;
   /** Resolves undefined when a newer request replaced this one. */
   ruleEffects(
     key: string,
@@ -250,6 +263,12 @@ export class ProtocolClient implements SessionClient {
     const r = await this.#request((id) => ({ type: "accuracy", requestId: id, key })).response;
     if (r.type === "accuracy") return r.accuracy;
     throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to an accuracy request.`);
+  }
+
+  async models(text: string | undefined): Promise<Result<ModelsInUse>> {
+    const r = await this.#request((id) => ({ type: "models", requestId: id, text })).response;
+    if (r.type === "models") return r.answer;
+    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to a models request.`);
   }
 
   async ruleEffects(

@@ -27,6 +27,8 @@ import { DEFAULT_CHOICES } from "../core/snapshot/export.ts";
 import { shareOutput, startShare, type Share } from "../core/snapshot/share.ts";
 import { cacheSeriesFor, compareSides, type CountSide } from "../core/diff/session.ts";
 import { err, ok } from "../core/result.ts";
+import { readModelsJson } from "../core/models/models-json.ts";
+import { builtInModels, useModels } from "../core/models/registry.ts";
 
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
@@ -95,6 +97,21 @@ export class SessionEngine {
         case "tokens": {
           const result = await this.#count(request.key, request.leaf, request.settings, request.model);
           return this.#post({ type: "tokens", requestId: request.requestId, result });
+        }
+        case "models": {
+          const read = request.text === undefined ? undefined : readModelsJson(request.text, builtInModels());
+          if (read === undefined || read.ok) {
+            useModels(read?.value.models);
+            this.#last = undefined; // made with the models before
+            this.#tokens.modelsChanged();
+          }
+          const answer =
+            read === undefined
+              ? ok({ custom: [], overridden: 0 })
+              : read.ok
+                ? ok({ custom: read.value.custom, overridden: read.value.overridden })
+                : read;
+          return this.#post({ type: "models", requestId: request.requestId, answer });
         }
         case "accuracy": {
           this.#tree(request.key);

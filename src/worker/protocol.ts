@@ -9,6 +9,7 @@ import type { RuleSettings } from "../core/project/rules.ts";
 import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
 import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
 import type { Result } from "../core/result.ts";
+import type { ModelInfo } from "../core/llm/types.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
 import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
@@ -16,6 +17,12 @@ import type { Comparison } from "../core/diff/compare.ts";
 import type { CacheSeries } from "../core/diff/cache-series.ts";
 
 export type { TreeFilter };
+
+/** What a models.json changed: the custom models it defines, and how many built-in models it overrides. */
+export interface ModelsInUse {
+  readonly custom: readonly ModelInfo[];
+  readonly overridden: number;
+}
 
 /** Everything the session list and the tree need about one session, in compact arrays indexed by entry. */
 export interface SessionSummary {
@@ -152,6 +159,15 @@ export type Request =
       readonly item: number | undefined;
     }
   | {
+      /**
+       * The person's models.json (pi's ~/.pi/agent/models.json): every later lookup of a model sees its custom
+       * models and overrides, as pi's model registry does. Undefined text: pi-ai's own models only again.
+       */
+      readonly type: "models";
+      readonly requestId: number;
+      readonly text: string | undefined;
+    }
+  | {
       /** Both token estimators on every recorded turn of the session (slow on long sessions: ask once). */
       readonly type: "accuracy";
       readonly requestId: number;
@@ -194,6 +210,7 @@ export type Response =
   | { readonly type: "shareOutput"; readonly requestId: number; readonly answer: Result<ShareOutput> }
   | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<Comparison> }
   | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }
+  | { readonly type: "models"; readonly requestId: number; readonly answer: Result<ModelsInUse> }
   | { readonly type: "done"; readonly requestId: number }
   | { readonly type: "error"; readonly requestId: number; readonly message: string };
 

@@ -67,6 +67,11 @@ export class TokensEngine {
     this.#accuracy.delete(key);
   }
 
+  /** A models.json came into use or went: accuracy measured with the models before is measured again. */
+  modelsChanged(): void {
+    this.#accuracy.clear();
+  }
+
   /** Counts on a tree the host holds (the session worker's own copy: never parsed twice). */
   adopt(key: string, tree: EntryTree): void {
     this.#sessions.set(key, tree);

@@ -91,6 +91,8 @@ export class WorkerSessionClient implements SessionClient {
   #recovering = false;
   #recovery: Promise<void> = Promise.resolve();
   #lastSuspects: ReadonlySet<string> = new Set();
+  /** The models.json the worker reads models from (told again to a restarted worker). */
+  #modelsJson: string | undefined;
 
   constructor(supervisor: WorkerSupervisor, options: WorkerClientOptions) {
     this.#supervisor = supervisor;
@@ -169,6 +171,8 @@ export class WorkerSessionClient implements SessionClient {
     this.#lastSuspects = suspects;
     const sessions = [...this.#loaded];
     this.#supervisor.stopped(reason, sessions.length);
+    if (this.#modelsJson !== undefined && this.#unusable === undefined)
+      await this.#channel.models(this.#modelsJson).catch(() => undefined); // read before: it reads the same again
     const reopened: string[] = [];
     const lost: { key: string; name: string; why: string }[] = [];
     for (const [key, { file, name }] of sessions) {
@@ -277,6 +281,12 @@ export class WorkerSessionClient implements SessionClient {
 
   async accuracy(key: string) {
     return (await this.#ready()).accuracy(key);
+  }
+
+  async models(text: string | undefined) {
+    const answer = await (await this.#ready()).models(text);
+    if (answer.ok) this.#modelsJson = text;
+    return answer;
   }
 
   async payloadJson(key: string, leaf: number, settings: RuleSettings, model: string | undefined, item?: number) {

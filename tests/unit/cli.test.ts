@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { VARIANTS, NOT_SESSIONS } from "../fixtures/variants.ts";
+import { assistant, header, session, user } from "../support/build.ts";
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "context-lens-cli-"));
@@ -218,5 +219,49 @@ describe("cli payload on a header-only session", () => {
     const pretty = await cli("payload", file("only-header"));
     expect(pretty.code).toBe(1);
     expect(pretty.stderr).toContain("only-header.jsonl: line 2: the session has no entries");
+  });
+});
+
+describe("cli --models", () => {
+  const OLLAMA = { provider: "ollama", model: "qwen3.5:latest", api: "openai-completions" };
+  beforeAll(() => {
+    writeFileSync(
+      file("ollama"),
+      session(header({ id: "ollama" }), user("u1", null, "hi"), assistant("a1", "u1", "hello", OLLAMA)),
+    );
+    writeFileSync(
+      join(dir, "models.json"),
+      `{ "providers": { "ollama": { "baseUrl": "http://localhost:11434/v1", "api": "openai-completions",
+         "apiKey": "ollama", "models": [{ "id": "qwen3.5:latest", "maxTokens": 8192 }], }, }, } // pi allows this`,
+    );
+    writeFileSync(
+      join(dir, "no-base-url.json"),
+      `{"providers": {"x": {"apiKey": "k", "api": "openai-completions", "models": [{"id": "m"}]}}}`,
+    );
+  });
+
+  it("reads pi's models.json for a session on a custom model", async () => {
+    const without = await cli("payload", file("ollama"));
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain(
+      "ollama/qwen3.5:latest is not in pi-ai's model registry (nor in a models.json in use)",
+    );
+    const { code, stdout, stderr } = await cli("payload", file("ollama"), "--models", join(dir, "models.json"));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const body = JSON.parse(stdout);
+    expect(body.model).toBe("qwen3.5:latest");
+    expect(body.max_completion_tokens).toBe(8192);
+    const listed = await cli("models", "--models", join(dir, "models.json"), "ollama/");
+    expect(listed.stdout).toBe("ollama/qwen3.5:latest\topenai-completions\n");
+  });
+
+  it("refuses a models.json pi would refuse, saying why", async () => {
+    const { code, stderr } = await cli("payload", file("ollama"), "--models", join(dir, "no-base-url.json"));
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      'no-base-url.json was not read: Provider x: "baseUrl" is required when defining custom models.',
+    );
+    expect((await cli("payload", file("ollama"), "--models")).stderr).toContain("--models needs a file");
   });
 });

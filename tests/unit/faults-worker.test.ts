@@ -145,6 +145,25 @@ describe("WorkerSessionClient when the worker stops", () => {
     expect(loads).toEqual(["a.jsonl", "b.jsonl"]);
   });
 
+  it("tells a new worker the models.json in use before it reads the sessions again", async () => {
+    const h = harness();
+    const models = `{"providers": {"ollama": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions",
+      "apiKey": "ollama", "models": [{"id": "qwen3.5:latest"}]}}}`;
+    try {
+      expect(await h.client.models(models)).toMatchObject({ ok: true, value: { overridden: 0 } });
+      // A file the worker refuses is not the one a new worker is told.
+      expect((await h.client.models("{")).ok).toBe(false);
+      await load(h.client, "a", BRANCHES);
+      h.workers[0]!.crash("Uncaught Error: simulated");
+      expect(await h.restarts[0]!).toMatchObject({ reopened: ["a"], running: true });
+      const told = h.workers[1]!.received.filter((r) => r.type !== "ping");
+      expect(told.map((r) => r.type)).toEqual(["models", "load"]);
+      expect(told[0]).toMatchObject({ type: "models", text: models });
+    } finally {
+      await h.client.models(undefined); // the registry is shared by this file's workers
+    }
+  });
+
   it("lets view questions in flight give way, and fails the others with the reason", async () => {
     const h = harness();
     await load(h.client, "a", BRANCHES);

@@ -67,7 +67,9 @@ export function sessionModel(context: AgentContext): Result<ModelInfo> {
     return err("no model on this path (no model_change entry and no assistant message before the leaf); pass a model");
   const { provider, modelId } = context.model;
   const model = findModel(provider, modelId);
-  return model ? ok(model) : err(`the session's model ${provider}/${modelId} is not in pi-ai's model registry`);
+  return model
+    ? ok(model)
+    : err(`the session's model ${provider}/${modelId} is not in pi-ai's model registry (nor in a models.json in use)`);
 }
 
 const IN_CONTEXT: EntryFate = { kind: "in-context" };

@@ -130,3 +130,32 @@ export async function saveRulesStore(store: RulesStore): Promise<Result<void>> {
     return err(`Your rule presets were not saved: ${describeStorageError(error)}. They stay until you reload.`);
   }
 }
+
+const MODELS_KEY = "context-lens/models-json";
+
+/** The person's models.json as they imported it, read again on every visit. */
+const modelsJsonSchema = z.object({ version: z.literal(1), name: z.string(), text: z.string() });
+
+export type StoredModelsJson = z.infer<typeof modelsJsonSchema>;
+
+export async function loadModelsJson(): Promise<Result<StoredModelsJson | undefined>> {
+  try {
+    const raw = await get(MODELS_KEY);
+    if (raw === undefined) return ok(undefined);
+    const parsed = modelsJsonSchema.safeParse(raw);
+    return parsed.success ? ok(parsed.data) : err("The saved models.json is damaged; import it again.");
+  } catch (error) {
+    return err(`The saved models.json could not be read: ${describeStorageError(error)}.`);
+  }
+}
+
+/** Keeps the models.json for later visits; undefined forgets it. */
+export async function saveModelsJson(stored: StoredModelsJson | undefined): Promise<Result<void>> {
+  try {
+    if (stored) await set(MODELS_KEY, stored);
+    else await del(MODELS_KEY);
+    return ok(undefined);
+  } catch (error) {
+    return err(`Your models.json was not saved: ${describeStorageError(error)}. It is in use until you reload.`);
+  }
+}

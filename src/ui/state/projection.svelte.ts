@@ -17,7 +17,8 @@ import type { SessionClient } from "../../worker/client.ts";
 import type { ProjectionAnswer, RuleEffect } from "../../worker/projection.ts";
 import type { SessionTokenAccuracy, TokenCountResult } from "../../worker/tokens-engine.ts";
 import { PayloadViewMemory } from "../payload/payload-view.svelte.ts";
-import { loadRulesStore, saveRulesStore } from "./persistence.ts";
+import { modelsJson } from "../rules/custom-models.svelte.ts";
+import { loadModelsJson, loadRulesStore, saveModelsJson, saveRulesStore } from "./persistence.ts";
 
 export type Notify = (level: "warning" | "error", message: string) => void;
 
@@ -94,6 +95,7 @@ export class ProjectionState {
   }
 
   async restore(): Promise<void> {
+    await this.#restoreModelsJson();
     const stored = await loadRulesStore();
     if (!stored.ok) return this.#notify("warning", stored.error);
     if (!stored.value) return;
@@ -108,6 +110,48 @@ export class ProjectionState {
       }
     }
     this.model = stored.value.model;
+  }
+
+  /** The models.json of an earlier visit, told to the worker before any session is projected. */
+  async #restoreModelsJson(): Promise<void> {
+    const stored = await loadModelsJson();
+    if (!stored.ok) return this.#notify("warning", stored.error);
+    if (!stored.value) return;
+    const { name, text } = stored.value;
+    const used = await this.#useModelsJson(text, name).catch((error: unknown) => err(String(error)));
+    if (!used.ok) this.#notify("warning", `Your saved ${name} is not in use: ${used.error}.`);
+  }
+
+  async #useModelsJson(text: string | undefined, name: string | undefined): Promise<Result<void>> {
+    const answer = await this.#client.models(text);
+    if (!answer.ok) return answer;
+    modelsJson.name = text === undefined ? undefined : name;
+    modelsJson.custom = answer.value.custom;
+    modelsJson.overridden = answer.value.overridden;
+    return ok(undefined);
+  }
+
+  /**
+   * Reads models from a models.json (pi's ~/.pi/agent/models.json) from now on, as pi does: sessions on its custom
+   * models get their payload, and its overrides apply. Kept for later visits. A file pi would refuse changes
+   * nothing and says why.
+   */
+  async importModelsJson(text: string, name: string): Promise<Result<void>> {
+    const used = await this.#useModelsJson(text, name);
+    if (!used.ok) return err(`${name} was not read: ${used.error}`);
+    const saved = await saveModelsJson({ version: 1, name, text });
+    if (!saved.ok) this.#notify("warning", saved.error);
+    await this.refresh();
+    return ok(undefined);
+  }
+
+  /** pi-ai's own models only again; the saved models.json is forgotten. */
+  async forgetModelsJson(): Promise<void> {
+    const used = await this.#useModelsJson(undefined, undefined);
+    if (!used.ok) this.#notify("error", used.error);
+    const saved = await saveModelsJson(undefined);
+    if (!saved.ok) this.#notify("warning", saved.error);
+    await this.refresh();
   }
 
   async #save(): Promise<void> {
