@@ -3,6 +3,7 @@
  * their models.json; then it has, on every visit, until they forget the file. A file pi would refuse changes
  * nothing and says why.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { assistant, header, session, toolCall, toolResult, user } from "../support/build.ts";
 
@@ -50,7 +51,7 @@ test("a models.json gives a session on a custom model its payload, on every visi
   await expect(failed).toContainText("import your models.json there");
 
   await rules(page).getByLabel("Import models.json").setInputFiles(file("models.json", MODELS_JSON));
-  await expect(rules(page).getByRole("status").filter({ hasText: "Models from models.json are in use" })).toContainText(
+  await expect(rules(page).getByRole("status").filter({ hasText: "Models also from models.json" })).toContainText(
     "1 custom model, 0 built-in models overridden",
   );
   await expect(facts(page)).toContainText("ollama/qwen3.5:latest");
@@ -58,6 +59,10 @@ test("a models.json gives a session on a custom model its payload, on every visi
   await expect(facts(page)).toContainText("pi 0.73.1 exactly");
   // The model's own limit from the file reaches the body (pi-ai caps max_tokens at 32,000 otherwise).
   await expect(page.getByRole("region", { name: "Provider payload" })).toContainText(/max_(completion_)?tokens.*8192/);
+
+  const results = await new AxeBuilder({ page }).include('[aria-label="Projection rules"]').analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 
   // A later visit finds it in use, and the picker offers its model.
   await page.reload();
