@@ -45,6 +45,8 @@ export interface ReferenceRequest {
   /** "session" or PROVIDER/ID */
   readonly model: string;
   readonly systemPrompt?: string;
+  /** Where models are looked up (a ModelRegistry that read a models.json); default: pi-ai's `getModel`. */
+  readonly lookup?: (provider: string, id: string) => Model<Api> | undefined;
 }
 
 /** pi's payload for the leaf on `leafLine` (default: the last entry), or the error pi raises. */
@@ -62,13 +64,14 @@ export async function referenceSessionPayload(
   }
   const context = buildSessionContext(entries as never, leafId as string, byId as never);
   const messages = convertToLlm(context.messages);
+  const lookup = request.lookup ?? referenceModel;
   let model: Model<Api> | undefined;
   if (request.model === "session") {
     if (!context.model) return { error: "no model" };
-    model = referenceModel(context.model.provider, context.model.modelId);
+    model = lookup(context.model.provider, context.model.modelId);
   } else {
     const slash = request.model.indexOf("/");
-    model = referenceModel(request.model.slice(0, slash), request.model.slice(slash + 1));
+    model = lookup(request.model.slice(0, slash), request.model.slice(slash + 1));
   }
   if (!model) return { error: "unknown model" };
   const reasoning = context.thinkingLevel === "off" ? undefined : (context.thinkingLevel as ThinkingLevel);
