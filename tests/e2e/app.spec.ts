@@ -61,6 +61,32 @@ test("opens files through the input, several at once, and lists them", async ({ 
   expect(offOrigin).toEqual([]);
 });
 
+test("many open sessions can be filtered by title, folder, file or model", async ({ page }) => {
+  await page.goto("/");
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  await expect(list.getByRole("button", { name: /Fix invoice rounding/ })).toBeVisible();
+  const filter = list.getByLabel("Filter sessions");
+  await expect(filter).toHaveCount(0); // one session: nothing to filter
+  const named = (n: number) =>
+    BRANCHES.replace('"cwd":"/work/demo"', `"cwd":"/work/project-${n}"`).replace("Read the README please", `Task ${n}`);
+  await openFiles(page, ...[1, 2, 3, 4, 5].map((n) => file(`session-${n}.jsonl`, named(n))));
+  await expect(list.getByRole("listitem")).toHaveCount(6);
+
+  await filter.fill("project-3");
+  await expect(list.getByRole("status")).toHaveText("1 of 6 shown");
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list.getByRole("button", { name: /Task 3/ })).toBeVisible();
+  await filter.fill("session-4.jsonl");
+  await expect(list.getByRole("button", { name: /Task 4/ })).toBeVisible();
+  await filter.fill("gpt-5.1-codex task");
+  await expect(list.getByRole("listitem")).toHaveCount(5);
+  await filter.fill("no such thing");
+  await expect(list.getByRole("status")).toHaveText("0 of 6 shown");
+  await filter.press("Escape");
+  await expect(filter).toHaveValue("");
+  await expect(list.getByRole("listitem")).toHaveCount(6);
+});
+
 test("opens a file dropped on the page", async ({ page }) => {
   await page.goto("/");
   const data = await page.evaluateHandle((text) => {
