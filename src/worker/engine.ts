@@ -29,6 +29,7 @@ import { cacheSeriesFor, compareSides, type CountSide } from "../core/diff/sessi
 import { err, ok } from "../core/result.ts";
 import { readModelsJson } from "../core/models/models-json.ts";
 import { builtInModels, useModels } from "../core/models/registry.ts";
+import type { ModelInfo } from "../core/llm/types.ts";
 
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
@@ -99,19 +100,15 @@ export class SessionEngine {
           return this.#post({ type: "tokens", requestId: request.requestId, result });
         }
         case "models": {
-          const read = request.text === undefined ? undefined : readModelsJson(request.text, builtInModels());
-          if (read === undefined || read.ok) {
-            useModels(read?.value.models);
-            this.#last = undefined; // made with the models before
-            this.#tokens.modelsChanged();
+          const { requestId, text } = request;
+          if (text === undefined) {
+            this.#useModels(undefined);
+            return this.#post({ type: "models", requestId, answer: ok({ custom: [], overridden: 0 }) });
           }
-          const answer =
-            read === undefined
-              ? ok({ custom: [], overridden: 0 })
-              : read.ok
-                ? ok({ custom: read.value.custom, overridden: read.value.overridden })
-                : read;
-          return this.#post({ type: "models", requestId: request.requestId, answer });
+          const read = readModelsJson(text, builtInModels()); // refused: the models in use stay
+          if (read.ok) this.#useModels(read.value.models);
+          const answer = read.ok ? ok({ custom: read.value.custom, overridden: read.value.overridden }) : read;
+          return this.#post({ type: "models", requestId, answer });
         }
         case "accuracy": {
           this.#tree(request.key);
@@ -172,6 +169,13 @@ export class SessionEngine {
         message: error instanceof Error ? error.message : String(error),
       });
     }
+  }
+
+  /** Every later lookup sees these models (undefined: pi-ai's own); what was made with the ones before goes. */
+  #useModels(models: readonly ModelInfo[] | undefined): void {
+    useModels(models);
+    this.#last = undefined;
+    this.#tokens.modelsChanged();
   }
 
   /**

@@ -38,13 +38,19 @@ export interface ProjectionView {
 
 export type ProjectionAnswer =
   | { readonly ok: true; readonly view: ProjectionView }
-  | { readonly ok: false; readonly error: string; readonly sessionModel: string | undefined };
+  | {
+      readonly ok: false;
+      readonly error: string;
+      readonly sessionModel: string | undefined;
+      /** The model asked for ("PROVIDER/ID", the chosen one or the session's) when no registry in use knows it. */
+      readonly unknownModel: string | undefined;
+    };
 
 function resolveModel(ref: string | undefined): Result<ModelInfo | undefined> {
   if (ref === undefined) return ok(undefined);
   const parsed = parseModelRef(ref);
   const model = parsed && findModel(parsed.provider, parsed.id);
-  return model ? ok(model) : err(`${ref} is not a model in pi-ai's registry`);
+  return model ? ok(model) : err(`${ref} is not a model in pi-ai's registry (nor in a models.json in use)`);
 }
 
 function customTypes(tree: EntryTree, path: readonly number[]): ProjectionView["customTypes"] {
@@ -85,7 +91,13 @@ export function projectForView(
   projected: Result<Projection> = projectFor(tree, leaf, settings, modelRef),
 ): ProjectionAnswer {
   const result = projected;
-  if (!result.ok) return { ok: false, error: result.error, sessionModel: pathModelRef(tree, leaf) };
+  if (!result.ok) {
+    const sessionModel = pathModelRef(tree, leaf);
+    const asked = modelRef ?? sessionModel;
+    const parsed = asked === undefined ? undefined : parseModelRef(asked);
+    const unknownModel = parsed && !findModel(parsed.provider, parsed.id) ? asked : undefined;
+    return { ok: false, error: result.error, sessionModel, unknownModel };
+  }
   // The path's own model, read from the context the projection already built (no second pass over the path).
   const own = result.value.context.model;
   const sessionModel = own ? `${String(own.provider)}/${String(own.modelId)}` : undefined;

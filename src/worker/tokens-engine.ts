@@ -88,7 +88,8 @@ export class TokensEngine {
       if (query.modelRef !== undefined) {
         const ref = parseModelRef(query.modelRef);
         model = ref && findModel(ref.provider, ref.id);
-        if (!model) throw new Error(`${query.modelRef} is not a model in pi-ai's registry.`);
+        if (!model)
+          throw new Error(`${query.modelRef} is not a model in pi-ai's registry (nor in a models.json in use).`);
       }
       projection = projectLeaf(tree, query.leaf, model ? { ...options, model } : options);
     }

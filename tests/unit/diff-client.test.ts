@@ -37,7 +37,10 @@ describe("compare and cacheSeries requests", () => {
       { leaf, settings: PI_DEFAULTS, model: "nowhere/none" },
       false,
     );
-    expect(answer).toEqual({ ok: false, error: "B: nowhere/none is not a model in pi-ai's registry" });
+    expect(answer).toEqual({
+      ok: false,
+      error: "B: nowhere/none is not a model in pi-ai's registry (nor in a models.json in use)",
+    });
   });
 
   it("measures a cache series, and a newer one in the same slot replaces the older", async () => {

@@ -131,7 +131,7 @@ describe("createSnapshot", () => {
     expect(other.payload.listKey).toBe("input");
     expect(createSnapshotFor(tree, leaf, PI_DEFAULTS, "acme/rocket")).toEqual({
       ok: false,
-      error: "acme/rocket is not a model in pi-ai's registry",
+      error: "acme/rocket is not a model in pi-ai's registry (nor in a models.json in use)",
     });
   });
 
@@ -467,7 +467,7 @@ describe("the worker seam", () => {
     expect(await client.shareOutput(shareId, DEFAULT_CHOICES)).toEqual(gone);
     expect(await client.snapshot("s1", leaf, PI_DEFAULTS, "acme/rocket", undefined)).toEqual({
       ok: false,
-      error: "acme/rocket is not a model in pi-ai's registry",
+      error: "acme/rocket is not a model in pi-ai's registry (nor in a models.json in use)",
     });
   });
 });

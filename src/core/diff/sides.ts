@@ -22,7 +22,7 @@ export function resolveModelRef(ref: string | undefined): Result<ModelInfo | und
   if (ref === undefined) return ok(undefined);
   const parsed = parseModelRef(ref);
   const model = parsed && findModel(parsed.provider, parsed.id);
-  return model ? ok(model) : err(`${ref} is not a model in pi-ai's registry`);
+  return model ? ok(model) : err(`${ref} is not a model in pi-ai's registry (nor in a models.json in use)`);
 }
 
 /** The projection of one side. */

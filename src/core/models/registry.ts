@@ -10,8 +10,10 @@ const BUILT_IN = registry.models as unknown as readonly ModelInfo[];
 
 const byKey = (models: readonly ModelInfo[]) => new Map(models.map((m) => [`${m.provider}/${m.id}`, m]));
 
+const BUILT_IN_KEYED = byKey(BUILT_IN);
+
 let models: readonly ModelInfo[] = BUILT_IN;
-let keyed = byKey(BUILT_IN);
+let keyed = BUILT_IN_KEYED;
 
 /** pi-ai's own models, in its order, whatever models.json is in use. */
 export function builtInModels(): readonly ModelInfo[] {
@@ -29,7 +31,7 @@ export function allModels(): readonly ModelInfo[] {
  */
 export function useModels(next: readonly ModelInfo[] | undefined): void {
   models = next ?? BUILT_IN;
-  keyed = next ? byKey(next) : byKey(BUILT_IN);
+  keyed = next ? byKey(next) : BUILT_IN_KEYED;
 }
 
 /** The model pi's registry returns for (provider, id), if it knows it: pi-ai's `getModel`, or a models.json's. */

@@ -250,5 +250,5 @@ export function createSnapshotFor(
   const model = parsed && findModel(parsed.provider, parsed.id);
   return model
     ? createSnapshot(tree, leaf, settings, model, options)
-    : err(`${modelRef} is not a model in pi-ai's registry`);
+    : err(`${modelRef} is not a model in pi-ai's registry (nor in a models.json in use)`);
 }

@@ -111,15 +111,33 @@ const rulesStoreSchema = z.object({
 
 export type RulesStore = z.infer<typeof rulesStoreSchema>;
 
-export async function loadRulesStore(): Promise<Result<RulesStore | undefined>> {
+/**
+ * What is stored under `key`, read by `schema`: undefined when nothing is; `damaged` when it does not read, or
+ * why storage could not be read (`what` names it).
+ */
+async function loadStored<T>(
+  key: string,
+  schema: z.ZodType<T>,
+  damaged: string,
+  what: string,
+): Promise<Result<T | undefined>> {
   try {
-    const raw = await get(RULES_KEY);
+    const raw = await get(key);
     if (raw === undefined) return ok(undefined);
-    const parsed = rulesStoreSchema.safeParse(raw);
-    return parsed.success ? ok(parsed.data) : err("The saved rule presets are damaged; starting with pi's defaults.");
+    const parsed = schema.safeParse(raw);
+    return parsed.success ? ok(parsed.data) : err(damaged);
   } catch (error) {
-    return err(`Saved rule presets could not be read: ${describeStorageError(error)}.`);
+    return err(`${what} could not be read: ${describeStorageError(error)}.`);
   }
+}
+
+export function loadRulesStore(): Promise<Result<RulesStore | undefined>> {
+  return loadStored(
+    RULES_KEY,
+    rulesStoreSchema,
+    "The saved rule presets are damaged; starting with pi's defaults.",
+    "Saved rule presets",
+  );
 }
 
 export async function saveRulesStore(store: RulesStore): Promise<Result<void>> {
@@ -138,15 +156,13 @@ const modelsJsonSchema = z.object({ version: z.literal(1), name: z.string(), tex
 
 export type StoredModelsJson = z.infer<typeof modelsJsonSchema>;
 
-export async function loadModelsJson(): Promise<Result<StoredModelsJson | undefined>> {
-  try {
-    const raw = await get(MODELS_KEY);
-    if (raw === undefined) return ok(undefined);
-    const parsed = modelsJsonSchema.safeParse(raw);
-    return parsed.success ? ok(parsed.data) : err("The saved models.json is damaged; import it again.");
-  } catch (error) {
-    return err(`The saved models.json could not be read: ${describeStorageError(error)}.`);
-  }
+export function loadModelsJson(): Promise<Result<StoredModelsJson | undefined>> {
+  return loadStored(
+    MODELS_KEY,
+    modelsJsonSchema,
+    "The saved models.json is damaged; import it again.",
+    "The saved models.json",
+  );
 }
 
 /** Keeps the models.json for later visits; undefined forgets it. */
