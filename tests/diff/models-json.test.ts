@@ -173,11 +173,26 @@ describe("readModelsJson against pi's ModelRegistry", () => {
   });
 });
 
-describe("payloads of custom models", () => {
+describe("payloads of custom and overridden models", () => {
   const text = [
     FILES["a local Ollama with defaults and one model described in full"]!,
     FILES["provider compat merged with a model's, thinking level maps"]!,
+    FILES["built-in providers overridden: a base URL, compat, and one model's fields"]!,
+    FILES["custom models on built-in providers: one new, one replacing a built-in"]!,
+    // pi-ai tells OpenRouter and others apart by base URL: behind a proxy, their quirks go.
+    `{"providers": {"openrouter": {"baseUrl": "https://llm-proxy.example.com/v1"}, "xai": {"baseUrl": "https://x.example.com/v1"}}}`,
   ];
+  const builtIn = new Set(builtInModels());
+  /** The custom models, and a few of each provider's overridden built-in ones (the named ones first). */
+  const changedModels = (models: readonly ModelInfo[]) => {
+    const perProvider = new Map<string, number>();
+    return models.filter((m) => {
+      if (builtIn.has(m)) return false;
+      const seen = perProvider.get(m.provider) ?? 0;
+      perProvider.set(m.provider, seen + 1);
+      return seen < 3 || m.id === "openai/gpt-4o" || m.id === "claude-sonnet-4-5";
+    });
+  };
   const messages: LlmMessage[] = [
     { role: "user", content: "What is in the screenshot? Then list the files.", timestamp: 1 },
     {
@@ -217,7 +232,7 @@ describe("payloads of custom models", () => {
     const pi = piRegistry(file, "payload-models.json");
     const ours = readModelsJson(file, builtInModels());
     if (!ours.ok) throw new Error(ours.error);
-    for (const model of ours.value.custom) {
+    for (const model of changedModels(ours.value.models)) {
       for (const reasoning of [undefined, "high"] as const) {
         it(`builds ${model.provider}/${model.id} (${reasoning ?? "no thinking"}) as pi-ai does`, async () => {
           const theirs = pi.models.find((m) => m.provider === model.provider && m.id === model.id)!;
