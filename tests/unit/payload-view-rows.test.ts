@@ -126,6 +126,9 @@ describe("buildRows", () => {
     expect(node(rows, "/messages/7/content/0/text")).toMatchObject({
       parent: nodeRowIndex(rows, "/messages/7/content/0"),
     });
+    // An item open by default (a short list) folds by its override too; the others stay open.
+    const oneFolded = rowsOf(body(3), withFold(NO_FOLDS, "/messages/1", false));
+    expect([0, 1, 2].map((i) => node(oneFolded, `/messages/${i}`).open)).toEqual([true, false, true]);
     const folded = rowsOf(body(3), withFold(NO_FOLDS, "/messages", false));
     expect(render(folded)).toEqual(["{", '  "model": "claude-sonnet-4-5",', '  "messages": […] 3 items', "}"]);
   });

@@ -115,19 +115,50 @@ interface Place {
   readonly comma: boolean;
 }
 
-function pushNode(rows: JsonRow[], value: unknown, place: Place, options: RowOptions): void {
+/** What a walk reads besides the node: the options, and the fold overrides of main-list items by index. */
+interface Walk {
+  readonly options: RowOptions;
+  /** Overrides of main-list items: a list of 100,000 items is looked up by number, not by a fresh pointer each. */
+  readonly itemFolds: ReadonlyMap<number, boolean>;
+}
+
+function pushNode(rows: JsonRow[], value: unknown, place: Place, walk: Walk): void {
+  const { options } = walk;
   const container = containerKind(value);
-  const { id, depth, item, comma } = place;
+  const { id, depth, key, holder, outer, parent, item, position, siblings, comma } = place;
   const text = typeof value === "string" ? value : undefined;
-  const long = text !== undefined && isLongString(text) && !describeBinary(value, place.key, place.holder, place.outer);
+  const long = text !== undefined && isLongString(text) && !describeBinary(value, key, holder, outer);
   const full = long && options.fullStrings.has(id);
   const size = container === "array" ? (value as unknown[]).length : container ? countDefined(value as object) : 0;
-  const byDefault = isOpenByDefault({
+  // Only containers open; a main-list item's override is found by its index (depth 2 with an item is one).
+  let open = false;
+  if (container !== undefined) {
+    const byDefault = isOpenByDefault(Array.isArray(holder) ? { depth, arrayLength: holder.length } : { depth });
+    if (depth === 0) open = true;
+    else if (depth === 2 && item !== undefined) open = walk.itemFolds.get(item) ?? byDefault;
+    else open = isOpen(options.folds, id, byDefault);
+  }
+  // Written out rather than spread from `place`: one object shape for every row, built without a copy loop.
+  const row: NodeRow = {
+    kind: "node",
+    id,
     depth,
-    ...(Array.isArray(place.holder) ? { arrayLength: place.holder.length } : {}),
-  });
-  const open = container !== undefined && (depth === 0 || isOpen(options.folds, id, byDefault));
-  const index = rows.push({ kind: "node", value, container, size, open, long, full, ...place }) - 1;
+    key,
+    value,
+    holder,
+    outer,
+    parent,
+    item,
+    container,
+    size,
+    open,
+    long,
+    full,
+    position,
+    siblings,
+    comma,
+  };
+  const index = rows.push(row) - 1;
   if (full) {
     const chunks = stringChunks(text!);
     for (let part = 1; part < chunks.length; part++) {
@@ -136,11 +167,16 @@ function pushNode(rows: JsonRow[], value: unknown, place: Place, options: RowOpt
     }
   }
   if (!open) return;
-  const isList = depth === 1 && place.key === options.listKey && container === "array";
-  const children = childEntries(value as object);
-  children.forEach(([key, child], position) => {
-    pushNode(rows, child, childPlace(place, index, value, key, position, children.length, isList), options);
-  });
+  if (Array.isArray(value)) {
+    const isList = depth === 1 && key === options.listKey;
+    for (let i = 0; i < value.length; i++)
+      pushNode(rows, value[i], childPlace(place, index, value, i, i, value.length, isList), walk);
+  } else {
+    const children = childEntries(value as object);
+    children.forEach(([name, child], at) => {
+      pushNode(rows, child, childPlace(place, index, value, name, at, children.length, false), walk);
+    });
+  }
   rows.push({ kind: "close", id, depth, item, text: container === "array" ? "]" : "}", comma });
 }
 
@@ -182,7 +218,14 @@ export function buildRows(body: Record<string, unknown>, options: RowOptions): J
     siblings: 1,
     comma: false,
   };
-  pushNode(rows, body, root, options);
+  // Overrides of main-list items ("/messages/12"), by item index.
+  const itemFolds = new Map<number, boolean>();
+  const listPrefix = `${childPointer("", options.listKey)}/`;
+  for (const [id, open] of options.folds) {
+    const rest = id.startsWith(listPrefix) ? id.slice(listPrefix.length) : "";
+    if (/^(0|[1-9]\d*)$/.test(rest)) itemFolds.set(Number(rest), open);
+  }
+  pushNode(rows, body, root, { options, itemFolds });
   return rows;
 }
 

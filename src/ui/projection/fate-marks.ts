@@ -44,9 +44,14 @@ export function fateMarks(
   lineOf: (index: number) => number | undefined,
 ): Map<number, FateMark> {
   const marks = new Map<number, FateMark>();
+  // Most entries share a handful of fate objects (the worker sends one "in context" for all): one mark each.
+  const made = new Map<EntryFate, FateMark>();
   path.forEach((entry, i) => {
     const fate = fates[i];
-    if (fate) marks.set(entry, fateMark(fate, lineOf));
+    if (!fate) return;
+    let mark = made.get(fate);
+    if (mark === undefined) made.set(fate, (mark = fateMark(fate, lineOf)));
+    marks.set(entry, mark);
   });
   return marks;
 }
