@@ -42,6 +42,18 @@ test.beforeEach(async ({ page }) => {
   await page.getByRole("tab", { name: "Payload" }).click();
 });
 
+test("a models.json opened with the sessions is used for its models, not listed as a session", async ({ page }) => {
+  await expect(projection(page).getByRole("alert")).toContainText("No payload at this entry.");
+  await page
+    .getByLabel("Open session files")
+    .setInputFiles([file("models.json", MODELS_JSON), file("ollama-again.jsonl", SESSION)]);
+  await expect(page.getByText("Models from models.json are in use")).toBeVisible();
+  await expect(facts(page)).toContainText("ollama/qwen3.5:latest");
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  await expect(list.getByRole("listitem")).toHaveCount(3); // the sample and the session twice; no models.json
+  await expect(list).not.toContainText("models.json");
+});
+
 test("a models.json gives a session on a custom model its payload, on every visit, until forgotten", async ({
   page,
 }) => {

@@ -4,7 +4,7 @@
  * file that was not opened.
  */
 import { describe, expect, it } from "vitest";
-import { describeLeftOut, filesFromEntries, listed } from "../../src/ui/files/drop.ts";
+import { describeLeftOut, filesFromEntries, isModelsJson, listed } from "../../src/ui/files/drop.ts";
 import { describeOpened, describeRestart, type OpenOutcome } from "../../src/ui/files/open-report.ts";
 import { mapLimited } from "../../src/ui/files/queue.ts";
 
@@ -74,6 +74,34 @@ describe("reading a dropped folder", () => {
       "3 files in the dropped folders were not opened because their names do not end in .jsonl, .json, .ndjson, .txt or .log (pi's sessions are .jsonl): sessions/--work-demo--/notes.md, sessions/README.md and sessions/.DS_Store. 2 dropped items could not be read: sessions/lost.jsonl (NotFoundError: A requested file or directory could not be found) and sessions/locked/ (NotReadableError: The folder cannot be listed).",
     );
     expect(leftOut.details).toHaveLength(5);
+  });
+
+  it("does not read pi's credentials or settings in a dropped ~/.pi/agent, and keeps its models.json", async () => {
+    const agent: Fake = {
+      name: "agent",
+      children: [
+        { name: "auth.json" },
+        { name: "settings.json" },
+        { name: "models.json" },
+        { name: "sessions", children: sessions(2) },
+      ],
+    };
+    const dropped = await filesFromEntries([entryOf(agent)]);
+    expect(dropped.files.map((f) => f.name)).toEqual([
+      "agent/models.json",
+      "agent/sessions/s000.jsonl",
+      "agent/sessions/s001.jsonl",
+    ]);
+    expect(isModelsJson(dropped.files[0]!.name)).toBe(true);
+    expect(dropped.config).toEqual([
+      { name: "agent/auth.json", what: "pi's credentials" },
+      { name: "agent/settings.json", what: "pi's settings" },
+    ]);
+    expect(describeLeftOut(dropped)?.text).toBe(
+      "agent/auth.json (pi's credentials) and agent/settings.json (pi's settings) were not read: not a session.",
+    );
+    // Chosen by itself, a file is taken whatever its name: the person asked for it.
+    expect((await filesFromEntries([entryOf({ name: "auth.json" })])).files).toHaveLength(1);
   });
 
   it("says nothing when nothing was left out", async () => {

@@ -17,7 +17,22 @@ export interface DroppedFiles {
   readonly skipped: readonly string[];
   /** Files and folders that could not be read at all, with why. */
   readonly unreadable: readonly { readonly name: string; readonly why: string }[];
+  /** pi's own configuration found inside dropped folders (a dropped ~/.pi/agent), not read: path and what it is. */
+  readonly config?: readonly { readonly name: string; readonly what: string }[];
 }
+
+/**
+ * pi's configuration files beside its sessions in ~/.pi/agent, by name: inside a dropped folder they are not
+ * sessions, and auth.json holds credentials, so none of them is read (models.json is read, as models: see
+ * `isModelsJson`).
+ */
+const PI_CONFIG: Readonly<Record<string, string>> = {
+  "auth.json": "pi's credentials",
+  "settings.json": "pi's settings",
+};
+
+/** pi's models.json, by name: its models are used (custom providers), it is not opened as a session. */
+export const isModelsJson = (name: string): boolean => /(^|\/)models\.json$/i.test(name);
 
 /** Inside folders only these are opened: pi writes `.jsonl`; the others are what a session is often renamed to. */
 export const isSessionLike = (name: string): boolean => /\.(jsonl|json|ndjson|txt|log)$/i.test(name);
@@ -37,10 +52,16 @@ interface Collected {
   files: PickedFile[];
   skipped: string[];
   unreadable: { name: string; why: string }[];
+  config: { name: string; what: string }[];
 }
 
 async function walk(entry: FileSystemEntry, prefix: string, out: Collected): Promise<void> {
   const path = prefix + entry.name;
+  const config = prefix === "" ? undefined : PI_CONFIG[entry.name.toLowerCase()];
+  if (entry.isFile && config !== undefined) {
+    out.config.push({ name: path, what: config });
+    return;
+  }
   if (entry.isFile) {
     try {
       const file = await fileOf(entry as FileSystemFileEntry);
@@ -66,7 +87,7 @@ async function walk(entry: FileSystemEntry, prefix: string, out: Collected): Pro
 
 /** Files dropped directly are all taken; inside folders only files that look like sessions (.jsonl, …). */
 export async function filesFromEntries(entries: readonly FileSystemEntry[]): Promise<DroppedFiles> {
-  const out: Collected = { files: [], skipped: [], unreadable: [] };
+  const out: Collected = { files: [], skipped: [], unreadable: [], config: [] };
   for (const entry of entries) await walk(entry, "", out);
   return out;
 }
@@ -88,8 +109,13 @@ export function filesFromInput(input: HTMLInputElement): PickedFile[] {
 /** What a drop left out, for people; undefined when it left nothing out. */
 export function describeLeftOut(dropped: DroppedFiles): { text: string; details: readonly string[] } | undefined {
   const { skipped, unreadable } = dropped;
-  if (skipped.length === 0 && unreadable.length === 0) return undefined;
+  const config = dropped.config ?? [];
+  if (skipped.length === 0 && unreadable.length === 0 && config.length === 0) return undefined;
   const parts: string[] = [];
+  if (config.length > 0)
+    parts.push(
+      `${listed(config.map((c) => `${c.name} (${c.what})`))} ${config.length === 1 ? "was" : "were"} not read: not a session`,
+    );
   if (skipped.length > 0)
     parts.push(
       `${count(skipped.length, "file")} in the dropped folders ${skipped.length === 1 ? "was" : "were"} not opened because ${skipped.length === 1 ? "its name does" : "their names do"} not end in .jsonl, .json, .ndjson, .txt or .log (pi's sessions are .jsonl): ${listed(skipped)}`,
@@ -100,7 +126,11 @@ export function describeLeftOut(dropped: DroppedFiles): { text: string; details:
     );
   return {
     text: `${parts.join(". ")}.`,
-    details: [...skipped.map((s) => `${s}: not a session file`), ...unreadable.map((u) => `${u.name}: ${u.why}`)],
+    details: [
+      ...config.map((c) => `${c.name}: ${c.what}, not read`),
+      ...skipped.map((s) => `${s}: not a session file`),
+      ...unreadable.map((u) => `${u.name}: ${u.why}`),
+    ],
   };
 }
 
