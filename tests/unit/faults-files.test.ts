@@ -83,6 +83,7 @@ describe("reading a dropped folder", () => {
         { name: "auth.json" },
         { name: "settings.json" },
         { name: "models.json" },
+        { name: "constructor" }, // a name Object.prototype has: not taken for configuration
         { name: "sessions", children: sessions(2) },
       ],
     };
@@ -98,7 +99,9 @@ describe("reading a dropped folder", () => {
       { name: "agent/settings.json", what: "pi's settings" },
     ]);
     expect(describeLeftOut(dropped)?.text).toBe(
-      "agent/auth.json (pi's credentials) and agent/settings.json (pi's settings) were not read: not a session.",
+      "agent/auth.json (pi's credentials) and agent/settings.json (pi's settings) were not read: not a session. " +
+        "1 file in the dropped folders was not opened because its name does not end in .jsonl, .json, .ndjson, " +
+        ".txt or .log (pi's sessions are .jsonl): agent/constructor.",
     );
     // Chosen by itself, a file is taken whatever its name: the person asked for it.
     expect((await filesFromEntries([entryOf({ name: "auth.json" })])).files).toHaveLength(1);

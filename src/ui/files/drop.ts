@@ -26,10 +26,10 @@ export interface DroppedFiles {
  * sessions, and auth.json holds credentials, so none of them is read (models.json is read, as models: see
  * `isModelsJson`).
  */
-const PI_CONFIG: Readonly<Record<string, string>> = {
-  "auth.json": "pi's credentials",
-  "settings.json": "pi's settings",
-};
+const PI_CONFIG: ReadonlyMap<string, string> = new Map([
+  ["auth.json", "pi's credentials"],
+  ["settings.json", "pi's settings"],
+]);
 
 /** pi's models.json, by name: its models are used (custom providers), it is not opened as a session. */
 export const isModelsJson = (name: string): boolean => /(^|\/)models\.json$/i.test(name);
@@ -57,7 +57,7 @@ interface Collected {
 
 async function walk(entry: FileSystemEntry, prefix: string, out: Collected): Promise<void> {
   const path = prefix + entry.name;
-  const config = prefix === "" ? undefined : PI_CONFIG[entry.name.toLowerCase()];
+  const config = prefix === "" ? undefined : PI_CONFIG.get(entry.name.toLowerCase());
   if (entry.isFile && config !== undefined) {
     out.config.push({ name: path, what: config });
     return;
