@@ -118,7 +118,9 @@ export class ProjectionState {
     if (!stored.ok) return this.#notify("warning", stored.error);
     if (!stored.value) return;
     const { name, text } = stored.value;
-    const used = await this.#useModelsJson(text, name).catch((error: unknown) => err(String(error)));
+    const used = await this.#useModelsJson(text, name).catch((error: unknown) =>
+      err(error instanceof Error ? error.message : String(error)),
+    );
     if (!used.ok) this.#notify("warning", `Your saved ${name} is not in use: ${used.error}.`);
   }
 
