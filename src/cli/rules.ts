@@ -5,15 +5,8 @@
 import { readFile } from "node:fs/promises";
 import type { ToolDefinition } from "../core/llm/types.ts";
 import { err, ok, type Result } from "../core/result.ts";
-import {
-  BUILT_IN_PRESETS,
-  builtInPreset,
-  parsePresets,
-  PI_DEFAULTS,
-  toolsSchema,
-  type Preset,
-  type RuleSettings,
-} from "../core/project/rules.ts";
+import { PI_DEFAULTS, type RuleSettings } from "../core/project/rules.ts";
+import { BUILT_IN_PRESETS, builtInPreset, parsePresets, toolsSchema, type Preset } from "../core/project/presets.ts";
 import type { Options } from "./args.ts";
 
 export const RULE_OPTIONS: Options = {

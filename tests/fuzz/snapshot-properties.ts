@@ -6,7 +6,7 @@
 import { deflateRawSync } from "node:zlib";
 import fc from "fast-check";
 import { findModel, parseModelRef } from "../../src/core/models/registry.ts";
-import { BUILT_IN_PRESETS } from "../../src/core/project/rules.ts";
+import { BUILT_IN_PRESETS } from "../../src/core/project/presets.ts";
 import { loadSessionText } from "../../src/core/session/load.ts";
 import { indexTree } from "../../src/core/session/tree.ts";
 import { bytesToBase64Url, base64UrlToBytes } from "../../src/core/snapshot/base64.ts";

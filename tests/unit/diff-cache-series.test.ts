@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { cacheSeries, requestsOnPath } from "../../src/core/diff/cache-series.ts";
-import { BUILT_IN_PRESETS, PI_DEFAULTS, projectionOptions, type RuleSettings } from "../../src/core/project/rules.ts";
+import { PI_DEFAULTS, projectionOptions, type RuleSettings } from "../../src/core/project/rules.ts";
+import { BUILT_IN_PRESETS } from "../../src/core/project/presets.ts";
 import { assistant, compaction, header, modelChange, session, user } from "../support/build.ts";
 import { fixture, type Fixture } from "./diff-fixtures.ts";
 import { usage } from "./tokens-fixtures.ts";

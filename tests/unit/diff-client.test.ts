@@ -1,7 +1,8 @@
 /** Comparisons and cache series through the session client (its in-process twin runs the worker's engine). */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { builtInPreset, PI_DEFAULTS } from "../../src/core/project/rules.ts";
+import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
+import { builtInPreset } from "../../src/core/project/presets.ts";
 import { loadTokenizer } from "../../src/tokens/load.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
 

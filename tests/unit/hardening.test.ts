@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { outline } from "../../src/cli/tree.ts";
 import { findModel } from "../../src/core/models/registry.ts";
 import { projectLeaf } from "../../src/core/project/project.ts";
-import { parsePresets } from "../../src/core/project/rules.ts";
+import { parsePresets } from "../../src/core/project/presets.ts";
 import { loadSessionText } from "../../src/core/session/load.ts";
 import { formatFullJson, formatRawJson } from "../../src/ui/inspector/raw-json.ts";
 import { HANGS_PI } from "../fixtures/variants.ts";

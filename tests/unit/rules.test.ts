@@ -3,17 +3,19 @@ import { describe, expect, it } from "vitest";
 import { findModel } from "../../src/core/models/registry.ts";
 import { projectLeaf, type Projection } from "../../src/core/project/project.ts";
 import {
-  BUILT_IN_PRESETS,
-  builtInPreset,
   changedRules,
-  parsePresets,
   PI_DEFAULTS,
-  presetsToJson,
-  presetToJson,
   projectionOptions,
   RULES,
   type RuleSettings,
 } from "../../src/core/project/rules.ts";
+import {
+  BUILT_IN_PRESETS,
+  builtInPreset,
+  parsePresets,
+  presetsToJson,
+  presetToJson,
+} from "../../src/core/project/presets.ts";
 import type { LlmMessage } from "../../src/core/llm/types.ts";
 import {
   assistant,

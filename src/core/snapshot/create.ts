@@ -4,7 +4,8 @@
  */
 import type { ModelInfo } from "../llm/types.ts";
 import { projectLeaf, type EntryFate, type Projection } from "../project/project.ts";
-import { PI_VERSION, projectionOptions, ruleById, settingsDiff, type RuleSettings } from "../project/rules.ts";
+import { PI_VERSION, projectionOptions, ruleById, type RuleSettings } from "../project/rules.ts";
+import { settingsDiff } from "../project/presets.ts";
 import { validateProjection } from "../project/validate.ts";
 import { findModel, parseModelRef } from "../models/registry.ts";
 import { freshDataUrls } from "../providers/common.ts";

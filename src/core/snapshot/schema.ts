@@ -8,7 +8,7 @@
  * else in Context Lens.
  */
 import { z } from "../zod.ts";
-import { settingsSchema, toolsSchema } from "../project/rules.ts";
+import { settingsSchema, toolsSchema } from "../project/presets.ts";
 
 export const SNAPSHOT_FORMAT = "context-lens/snapshot";
 export const SNAPSHOT_VERSION = 1;

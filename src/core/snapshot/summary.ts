@@ -1,5 +1,6 @@
 /** What a snapshot holds, in the few facts a person reads first (the review, the snapshot view, `snapshot --open`). */
-import { changedRules, PI_VERSION, withDefaults, type RuleSettings } from "../project/rules.ts";
+import { changedRules, PI_VERSION, type RuleSettings } from "../project/rules.ts";
+import { withDefaults } from "../project/presets.ts";
 import type { Snapshot, SnapshotFate } from "./schema.ts";
 
 export interface SnapshotSummary {

@@ -6,7 +6,8 @@
 import type { CacheSeries } from "../../core/diff/cache-series.ts";
 import type { Comparison } from "../../core/diff/compare.ts";
 import type { CompareSide } from "../../core/diff/sides.ts";
-import type { Preset, RuleSettings } from "../../core/project/rules.ts";
+import type { RuleSettings } from "../../core/project/rules.ts";
+import type { Preset } from "../../core/project/presets.ts";
 import type { Result } from "../../core/result.ts";
 import type { SessionClient } from "../../worker/client.ts";
 

@@ -2,16 +2,14 @@
  * What the person projects the session through: the rule settings (starting from a preset), their own presets,
  * the target model — and the projection of the current leaf under them, asked of the worker.
  */
+import { changedRules, PI_DEFAULTS, type RuleSettings } from "../../core/project/rules.ts";
 import {
   BUILT_IN_PRESETS,
-  changedRules,
   parsePresets,
-  PI_DEFAULTS,
   presetsToJson,
   presetToJson,
   type Preset,
-  type RuleSettings,
-} from "../../core/project/rules.ts";
+} from "../../core/project/presets.ts";
 import { err, ok, type Result } from "../../core/result.ts";
 import type { SessionClient } from "../../worker/client.ts";
 import type { ProjectionAnswer, RuleEffect } from "../../worker/projection.ts";
