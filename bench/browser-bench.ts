@@ -382,7 +382,7 @@ async function measureMany(browser: Browser, origin: string, paths: readonly str
   const wall = Date.now();
   await page.getByLabel("Open session files").setInputFiles([...paths]);
   const n = paths.length.toLocaleString("en");
-  await page.getByText(`Opened ${n} of ${n} files`).waitFor({ timeout: LOAD_TIMEOUT });
+  await page.getByText(`Opened ${n} of ${n} file${paths.length === 1 ? "" : "s"}`).waitFor({ timeout: LOAD_TIMEOUT });
   const openMs = Date.now() - wall;
   await waitForQuiet(page, 1500, 20_000);
   const tasks = await longTasksSince(page, start);

@@ -15,6 +15,7 @@ import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { Comparison } from "../core/diff/compare.ts";
 import type { CacheSeries } from "../core/diff/cache-series.ts";
+import type { PackedStrings } from "./packed-strings.ts";
 
 export type { TreeFilter };
 
@@ -54,8 +55,8 @@ export interface EntryColumns {
   readonly parents: Int32Array;
   /** "user", "assistant", "toolResult", "bashExecution", "custom", "compaction", "model_change", … */
   readonly kinds: readonly string[];
-  /** One-line text preview. */
-  readonly previews: readonly string[];
+  /** One-line text preview of each entry, packed (`unpackString`): the page reads only the ones it draws. */
+  readonly previews: PackedStrings;
   /** Current label of the entry, if any. */
   readonly labels: readonly (string | undefined)[];
   /** Entries on a parent cycle (pi would loop on them). */

@@ -2,10 +2,18 @@
 /** The worker entry: one engine, messages in and out through the protocol. */
 import { loadTokenizer } from "../tokens/load.ts";
 import { SessionEngine } from "./engine.ts";
+import { packedBuffers } from "./packed-strings.ts";
 import type { Ping, Pong, Request, Response } from "./protocol.ts";
 
+/** Buffers a response owns alone, moved to the page rather than copied: the engine keeps no reference to them. */
+const transferred = (response: Response): Transferable[] =>
+  response.type === "loaded" ? packedBuffers(response.summary.entries.previews) : [];
+
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-const engine = new SessionEngine((response: Response) => scope.postMessage(response), loadTokenizer);
+const engine = new SessionEngine(
+  (response: Response) => scope.postMessage(response, transferred(response)),
+  loadTokenizer,
+);
 scope.onmessage = (event: MessageEvent<Request | Ping>) => {
   if (event.data.type === "ping") return scope.postMessage({ type: "pong" } satisfies Pong);
   void engine.handle(event.data);

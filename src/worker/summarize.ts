@@ -1,6 +1,7 @@
 /** Builds what the UI draws from a parsed session: compact per-entry columns and the session list fields. */
 import { entryKind, entryText, preview } from "../core/session/describe.ts";
 import type { EntryTree } from "../core/session/tree.ts";
+import { packStrings } from "./packed-strings.ts";
 import type { EntryColumns, SessionSummary } from "./protocol.ts";
 
 function columns(tree: EntryTree): EntryColumns {
@@ -13,7 +14,7 @@ function columns(tree: EntryTree): EntryColumns {
     lines: tree.entries.map((e) => e.line),
     parents,
     kinds: tree.entries.map(entryKind),
-    previews: tree.entries.map((e) => preview(entryText(e), 160)),
+    previews: packStrings(tree.entries.map((e) => preview(entryText(e), 160))),
     labels: tree.entries.map((e) => (e.id !== undefined ? tree.labels.get(e.id)?.label : undefined)),
     inCycle: [...tree.inCycle],
   };

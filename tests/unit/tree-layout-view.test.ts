@@ -8,6 +8,7 @@ import { openLayoutChannel } from "../../src/ui/tree/layout-client.ts";
 import { entryPath, layoutTree, nodesOf, type TreeLayout } from "../../src/ui/tree/layout.ts";
 import { layoutSource, placeNodes, placementBuffers } from "../../src/ui/tree/placement.ts";
 import { CARD, openingTransform } from "../../src/ui/tree/viewport.ts";
+import { packStrings } from "../../src/worker/packed-strings.ts";
 import type { EntryColumns } from "../../src/worker/protocol.ts";
 
 /** Columns from [parent, kind] rows. */
@@ -18,7 +19,7 @@ function cols(rows: readonly (readonly [number, string])[]): EntryColumns {
     lines: rows.map((_, i) => i + 2),
     parents: Int32Array.from(rows, (r) => r[0]),
     kinds: rows.map((r) => r[1]),
-    previews: rows.map((_, i) => `entry ${i}`),
+    previews: packStrings(rows.map((_, i) => `entry ${i}`)),
     labels: rows.map((_, i) => (i === 3 ? "here" : undefined)),
     inCycle: [],
   };

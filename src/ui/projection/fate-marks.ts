@@ -37,21 +37,33 @@ export function fateMark(fate: EntryFate, lineOf: (index: number) => number | un
   }
 }
 
-/** Marks for the path entries of a projection, by entry index. */
+/** The marks of one projection's path entries, by entry index; undefined for an entry off the path. */
+export interface FateMarks {
+  get(entry: number): FateMark | undefined;
+}
+
+/**
+ * Marks for the path entries of a projection, made when first asked for: the tree asks only for the cards it
+ * draws, and a path may hold 300,000 entries (a Map of them all took the page 120 ms to fill).
+ */
 export function fateMarks(
   path: readonly number[],
   fates: readonly EntryFate[],
   lineOf: (index: number) => number | undefined,
-): Map<number, FateMark> {
-  const marks = new Map<number, FateMark>();
+): FateMarks {
+  let size = 0;
+  for (const entry of path) size = Math.max(size, entry + 1);
+  const position = new Int32Array(size).fill(-1); // where each entry is on the path
+  for (let i = 0; i < path.length; i++) position[path[i] as number] = i;
   // Most entries share a handful of fate objects (the worker sends one "in context" for all): one mark each.
   const made = new Map<EntryFate, FateMark>();
-  path.forEach((entry, i) => {
-    const fate = fates[i];
-    if (!fate) return;
-    let mark = made.get(fate);
-    if (mark === undefined) made.set(fate, (mark = fateMark(fate, lineOf)));
-    marks.set(entry, mark);
-  });
-  return marks;
+  return {
+    get(entry) {
+      const fate = fates[position[entry] ?? -1];
+      if (fate === undefined) return undefined;
+      let mark = made.get(fate);
+      if (mark === undefined) made.set(fate, (mark = fateMark(fate, lineOf)));
+      return mark;
+    },
+  };
 }

@@ -2,6 +2,7 @@
  * Generated sessions for the tree harness: a small hand-made one whose shape the spec knows by heart, and large
  * ones (long linear turns, branches started from earlier answers) to prove the tree stays fluid.
  */
+import { packStrings } from "../../../src/worker/packed-strings.ts";
 import type { EntryColumns, SessionSummary } from "../../../src/worker/protocol.ts";
 
 export interface EntrySpec {
@@ -18,7 +19,7 @@ export function summaryOf(fileName: string, entries: readonly EntrySpec[]): Sess
     lines: entries.map((_, i) => i + 2),
     parents: Int32Array.from(entries, (e) => e.parent),
     kinds: entries.map((e) => e.kind),
-    previews: entries.map((e) => e.preview),
+    previews: packStrings(entries.map((e) => e.preview)),
     labels: entries.map((e) => e.label),
     inCycle: [],
   };
