@@ -341,3 +341,46 @@ test("500 files opened at once: progress across files, all listed, one summary",
   await page.reload();
   await expect(list.getByRole("button", { name: /Question number \d+/ })).toHaveCount(500, { timeout: 200_000 });
 });
+
+test("a session bigger than the tab can hold is refused before it is read, saying why; what is open stays", async ({
+  page,
+}) => {
+  // Chromium reports the tab's heap limit; a tab that reports 400 kB has room for 100 kB of sessions (a quarter).
+  // (A real tab has room for about 1 GB: a 2 GB session used to run the worker out of memory, and Chromium then
+  // closed the whole tab.)
+  await page.addInitScript(() => {
+    Object.defineProperty(Performance.prototype, "memory", {
+      configurable: true,
+      get: () => ({ jsHeapSizeLimit: 400_000, totalJSHeapSize: 0, usedJSHeapSize: 0 }),
+    });
+  });
+  await page.goto("/");
+  await page.evaluate(() => indexedDB.deleteDatabase("keyval-store"));
+  await page.goto("/");
+  const list = page.getByRole("navigation", { name: "Open sessions" });
+  const sample = list.getByRole("button", { name: /Fix invoice rounding/ });
+  await expect(sample).toBeVisible(); // 49 KB
+  const notes = (n: number) =>
+    session(header(), user("u1", null, `Notes ${n}: ${"lorem ipsum ".repeat(3_000)}`), assistant("a1", "u1", "Noted."));
+  const input = page.getByLabel("Open session files");
+  await input.setInputFiles([file("notes-1.jsonl", notes(1))]); // 36 KB: 85 KB open
+  await expect(list.getByRole("button", { name: /Notes 1/ })).toBeVisible();
+
+  await input.setInputFiles([file("notes-2.jsonl", notes(2))]);
+  await expect(page.getByRole("alert")).toHaveText(
+    /^notes-2\.jsonl \(36 KB\) was not opened: a browser tab has room for about 98 KB of sessions .+; the open sessions take 8\d KB of it\. Close some to make room, or read it with the command line \(npm run cli\)/,
+  );
+  await expect(list.getByRole("button", { name: / entries/ })).toHaveCount(2);
+
+  await input.setInputFiles(large);
+  await expect(page.getByRole("alert").filter({ hasText: "large.jsonl" })).toHaveText(
+    /^large\.jsonl \(95 MB\) was not opened: a browser tab has room for about 98 KB of sessions .+\. Read it with the command line/,
+  );
+  await expect(page.getByRole("region", { name: "Loading" })).toHaveCount(0);
+
+  // Closing a session makes room.
+  await list.getByRole("button", { name: "Remove sample-session.jsonl" }).click();
+  await input.setInputFiles([file("notes-2.jsonl", notes(2))]);
+  await expect(list.getByRole("button", { name: /Notes 2/ })).toBeVisible();
+  await expect(list.getByRole("button", { name: / entries/ })).toHaveCount(2);
+});

@@ -8,6 +8,7 @@ import type { WorkerRestart } from "../../worker/worker-client.ts";
 import type { LoadProgress, SessionSummary } from "../../worker/protocol.ts";
 import type { PickedFile } from "../files/drop.ts";
 import { describeKind, describeOpened, describeRestart, type OpenOutcome } from "../files/open-report.ts";
+import { sessionRoom, tooBigToHold } from "../files/memory.ts";
 import { mapLimited } from "../files/queue.ts";
 import {
   deleteSessionFile,
@@ -68,9 +69,13 @@ export class LibraryState {
   #client: SessionClient;
   #saved: Library = { version: 1, sessions: [], selection: {}, visited: false };
   #restartNotice: number | undefined;
+  /** Bytes of session files the tab can hold open (`files/memory.ts`), and bytes of files being read now. */
+  readonly #room: number;
+  #reading = 0;
 
-  constructor(client: SessionClient) {
+  constructor(client: SessionClient, room: number = sessionRoom()) {
     this.#client = client;
+    this.#room = room;
   }
 
   get client(): SessionClient {
@@ -221,13 +226,20 @@ export class LibraryState {
 
   async #open(key: string, picked: PickedFile, save: boolean, running: Running, many: boolean): Promise<OpenOutcome> {
     const { file, name } = picked;
+    const held = this.sessions.reduce((bytes, s) => bytes + s.bytes, 0) + this.#reading;
+    const tooBig = tooBigToHold(name, file.size, held, this.#room);
+    if (tooBig !== undefined) {
+      this.#countDone(running);
+      return { kind: "failed", name, message: tooBig };
+    }
+    this.#reading += file.size;
     const jobId = `${running.id}:${key}`;
     const handle = this.#client.load(key, file, name, (progress) => {
       this.jobs = this.jobs.map((j) => (j.id === jobId ? { ...j, progress } : j));
     });
     this.jobs = [...this.jobs, { id: jobId, name, progress: undefined, cancel: handle.cancel }];
     try {
-      const summary = await handle.done;
+      const summary = await handle.done.finally(() => (this.#reading -= file.size));
       if (picked.inFolder && summary.kind !== "pi-session") {
         void this.#client.remove(key);
         return { kind: "not-session", name, fileKind: summary.kind };
@@ -241,9 +253,13 @@ export class LibraryState {
       return { kind: "failed", name, message: messageOf(error) };
     } finally {
       this.jobs = this.jobs.filter((j) => j.id !== jobId);
-      running.done += 1;
-      this.batches = this.batches.map((b) => (b.id === running.id ? { ...b, done: running.done } : b));
+      this.#countDone(running);
     }
+  }
+
+  #countDone(running: Running): void {
+    running.done += 1;
+    this.batches = this.batches.map((b) => (b.id === running.id ? { ...b, done: running.done } : b));
   }
 
   /** Stores a file for the next visit; in a batch a failure is gathered for its message, else told now. */
