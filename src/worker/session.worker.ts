@@ -7,7 +7,13 @@ import type { Ping, Pong, Request, Response } from "./protocol.ts";
 
 /** Buffers a response owns alone, moved to the page rather than copied: the engine keeps no reference to them. */
 const transferred = (response: Response): Transferable[] =>
-  response.type === "loaded" ? packedBuffers(response.summary.entries.previews) : [];
+  response.type === "loaded"
+    ? [
+        ...packedBuffers(response.summary.entries.previews),
+        response.summary.entries.lines.buffer as ArrayBuffer,
+        response.summary.entries.parents.buffer as ArrayBuffer,
+      ]
+    : [];
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const engine = new SessionEngine(

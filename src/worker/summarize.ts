@@ -11,13 +11,22 @@ function columns(tree: EntryTree): EntryColumns {
   return {
     count: n,
     ids: tree.entries.map((e) => e.id),
-    lines: tree.entries.map((e) => e.line),
+    lines: Int32Array.from(tree.entries, (e) => e.line),
     parents,
     kinds: tree.entries.map(entryKind),
     previews: packStrings(tree.entries.map((e) => preview(entryText(e), 160))),
-    labels: tree.entries.map((e) => (e.id !== undefined ? tree.labels.get(e.id)?.label : undefined)),
+    labels: labelsOf(tree),
     inCycle: [...tree.inCycle],
   };
+}
+
+function labelsOf(tree: EntryTree): Map<number, string> {
+  const labels = new Map<number, string>();
+  tree.entries.forEach((e, index) => {
+    const label = e.id !== undefined ? tree.labels.get(e.id)?.label : undefined;
+    if (label !== undefined) labels.set(index, label);
+  });
+  return labels;
 }
 
 function firstUserText(tree: EntryTree): string | undefined {

@@ -16,11 +16,11 @@ function cols(rows: readonly (readonly [number, string])[]): EntryColumns {
   return {
     count: rows.length,
     ids: rows.map((_, i) => `e${i}`),
-    lines: rows.map((_, i) => i + 2),
+    lines: Int32Array.from(rows, (_, i) => i + 2),
     parents: Int32Array.from(rows, (r) => r[0]),
     kinds: rows.map((r) => r[1]),
     previews: packStrings(rows.map((_, i) => `entry ${i}`)),
-    labels: rows.map((_, i) => (i === 3 ? "here" : undefined)),
+    labels: new Map([[3, "here"]]),
     inCycle: [],
   };
 }

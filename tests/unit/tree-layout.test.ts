@@ -15,11 +15,11 @@ function cols(rows: readonly Row[], inCycle: readonly number[] = []): EntryColum
   return {
     count: rows.length,
     ids: rows.map((_, i) => `e${i}`),
-    lines: rows.map((_, i) => i + 2),
+    lines: Int32Array.from(rows, (_, i) => i + 2),
     parents: Int32Array.from(rows, (r) => r[0]),
     kinds: rows.map((r) => r[1]),
     previews: packStrings(rows.map((_, i) => `entry ${i}`)),
-    labels: rows.map((r) => r[2]),
+    labels: new Map(rows.flatMap((r, i) => (r[2] === undefined ? [] : [[i, r[2]] as const]))),
     inCycle: [...inCycle],
   };
 }

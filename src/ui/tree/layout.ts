@@ -123,7 +123,7 @@ export function nodesOf(p: Placement, columns: Pick<EntryColumns, "labels">): Tr
       isBranchPoint: p.childCount[i]! > 1,
       isRunStart: (flags & NODE.runStart) !== 0,
       inCycle: (flags & NODE.inCycle) !== 0,
-      label: run ? undefined : columns.labels[entry],
+      label: run ? undefined : columns.labels.get(entry),
     };
   }
   let links: TreeLink[] | undefined;

@@ -27,7 +27,7 @@ export function layoutSource(
 ): LayoutSource {
   const flags = new Uint8Array(columns.count);
   for (let e = 0; e < columns.count; e++) {
-    if (columns.labels[e] || notableKinds.has(columns.kinds[e] ?? "")) flags[e] = NOTABLE;
+    if (columns.labels.get(e) || notableKinds.has(columns.kinds[e] ?? "")) flags[e] = NOTABLE;
   }
   for (const e of columns.inCycle) if (e >= 0 && e < columns.count) flags[e]! |= IN_CYCLE;
   return { count: columns.count, parents: columns.parents, flags };

@@ -16,11 +16,11 @@ export function summaryOf(fileName: string, entries: readonly EntrySpec[]): Sess
   const columns: EntryColumns = {
     count: entries.length,
     ids: entries.map((_, i) => `e${i}`),
-    lines: entries.map((_, i) => i + 2),
+    lines: Int32Array.from(entries, (_, i) => i + 2),
     parents: Int32Array.from(entries, (e) => e.parent),
     kinds: entries.map((e) => e.kind),
     previews: packStrings(entries.map((e) => e.preview)),
-    labels: entries.map((e) => e.label),
+    labels: new Map(entries.flatMap((e, i) => (e.label === undefined ? [] : [[i, e.label] as const]))),
     inCycle: [],
   };
   return {
