@@ -3,10 +3,11 @@
  * JavaScript heap per byte of file; figure 3 of the benchmark), and the payload view with compaction off holds the
  * whole path's payload besides, on both sides of the worker seam. The worker lives in the tab's renderer process:
  * when a heap runs out, Chromium closes the whole tab, every open session with it. Measured in Chromium with a
- * 4.4 GB heap limit on generated sessions of 2.0, 1.4 and 1.1 billion bytes: the first crashed the tab while
- * loading, the second when compaction was switched off, and the third loaded and showed its uncompacted payload.
- * So a file is read only when the sessions open, those being read and it fit in a quarter of the heap limit, and
- * otherwise refused, saying why.
+ * 4.4 GB heap limit on generated sessions: one of 2.0 billion bytes crashed the tab while loading; one of 1.4
+ * billion loads and shows its uncompacted payload (it crashed the tab before the page got long strings as
+ * stand-ins). So a file is read only when the sessions open, those being read and it fit in a quarter of the heap
+ * limit (1.1 GB there), leaving room for sessions that weigh more per byte than generated ones; others are refused,
+ * saying why.
  */
 import { formatBytes } from "../shell/format.ts";
 
