@@ -1,9 +1,12 @@
 /**
  * The payload as the page gets it: every image replaced by a stand-in with its type and size (see
- * core/binary-stand-in.ts), everything else as it is. Items are kept per item object, as the builders keep the
- * items themselves, so an unchanged item is not walked again for the next view.
+ * core/binary-stand-in.ts), every long string of the main list's items by its head and length
+ * (core/text-stand-in.ts; the page asks for one in full with the item's JSON), everything else as it is. Items are
+ * kept per item object, as the builders keep the items themselves, so an unchanged item is not walked again for the
+ * next view.
  */
 import { binaryStandIn } from "../core/binary-stand-in.ts";
+import { TEXT_STAND_IN_CHARS, textStandIn } from "../core/text-stand-in.ts";
 import type { PayloadResult } from "../core/llm/types.ts";
 import { dataUrlIn, freshDataUrls } from "../core/providers/common.ts";
 import { base64Bytes } from "../core/snapshot/base64.ts";
@@ -14,11 +17,14 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null;
 
 const pageItems = new WeakMap<object, unknown>();
 
-/** `value` with its images stood in for; the very same value when it holds none. */
-function standIn(value: unknown, key: string | number, holder: unknown, outer: unknown): unknown {
+/**
+ * `value` with its images stood in for, and with `texts` its long strings; the very same value when it holds none.
+ */
+function standIn(value: unknown, key: string | number, holder: unknown, outer: unknown, texts: boolean): unknown {
   if (typeof value === "string") {
     const image = value.length > 256 ? imageOf(value, key, holder, outer) : undefined;
-    return image ? binaryStandIn(image[0], image[1]) : value;
+    if (image) return binaryStandIn(image[0], image[1]);
+    return texts && value.length > TEXT_STAND_IN_CHARS ? textStandIn(value) : value;
   }
   if (!isObject(value)) return value;
   if (ArrayBuffer.isView(value)) {
@@ -35,7 +41,7 @@ function standIn(value: unknown, key: string | number, holder: unknown, outer: u
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i += 1) {
       const element: unknown = value[i];
-      const replaced = standIn(element, i, value, holder);
+      const replaced = standIn(element, i, value, holder, texts);
       if (replaced !== element) (out ??= value.slice())[i] = replaced;
     }
     return out ?? value;
@@ -43,7 +49,7 @@ function standIn(value: unknown, key: string | number, holder: unknown, outer: u
   let out: Json | undefined;
   for (const k of Object.keys(value)) {
     const field = value[k];
-    const replaced = standIn(field, k, value, holder);
+    const replaced = standIn(field, k, value, holder, texts);
     if (replaced !== field) (out ??= { ...value })[k] = replaced;
   }
   return out ?? value;
@@ -53,7 +59,7 @@ function pageItem(item: unknown, list: readonly unknown[], body: unknown): unkno
   if (!isObject(item)) return item;
   let made = pageItems.get(item);
   if (made === undefined) {
-    made = standIn(item, 0, list, body);
+    made = standIn(item, 0, list, body, true);
     pageItems.set(item, made);
   }
   return made;
@@ -68,7 +74,7 @@ export function payloadForPage(payload: PayloadResult): PayloadResult {
     out[key] =
       key === listKey && Array.isArray(value)
         ? value.map((item) => pageItem(item, value, body))
-        : standIn(value, key, body, undefined);
+        : standIn(value, key, body, undefined, false);
   }
   return { ...payload, body: out };
 }

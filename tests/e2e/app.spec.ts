@@ -1,6 +1,7 @@
 /** The app as a person uses it: opening files (input, drop, sample), the tree, deep links, reloads, bad files. */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { assistant, header, session, toolCall, toolResult, user } from "../support/build.ts";
 import { watchRequests } from "./support/requests.ts";
 import { BRANCHES, DAMAGED, PI_JSON_MODE, hostileSession } from "./support/sessions.ts";
 
@@ -227,6 +228,37 @@ test("the payload view keeps what the person unfolded and where they scrolled, a
   await expect(region).not.toContainText("And approach C?");
   await expect(first).toHaveAttribute("aria-expanded", "true");
   await expect.poll(() => scroller.evaluate((element) => element.scrollTop)).toBe(90);
+});
+
+test("a long tool output reaches the page shortened and is read whole from the worker when asked for", async ({
+  page,
+}) => {
+  const output = `${Array.from({ length: 400 }, (_, i) => `row ${i}: ok`).join("\n")}\nEND-OF-OUTPUT`;
+  const text = session(
+    header({ id: "long-output" }),
+    user("u1", null, "Run the tests"),
+    assistant("a1", "u1", [toolCall("call_1", "bash", { command: "npm test" })]),
+    toolResult("r1", "a1", "call_1", [{ type: "text", text: output }]),
+    assistant("a2", "r1", "All rows ok."),
+  );
+  await page.goto("/");
+  await openFiles(page, file("long-output.jsonl", text));
+  await page.getByRole("tab", { name: "Payload" }).click();
+  const region = page.getByRole("region", { name: "Provider payload" });
+  const result = region.getByRole("treeitem", { name: /^\[2\] / }).and(region.locator('[aria-level="2"]'));
+  await expect(result).toHaveAccessibleName(/"row 0: ok row 1: ok/); // its summary quotes the head
+  await expect(result).toHaveAttribute("aria-expanded", "true"); // a short list's items are open
+  const show = region.getByRole("button", { name: `show all (${output.length.toLocaleString("en")} chars)` });
+  await expect(show).toBeVisible();
+  await expect(region.getByText("END-OF-OUTPUT")).toHaveCount(0);
+  await show.click();
+  await expect(region.getByRole("button", { name: "show less" })).toBeVisible();
+  await expect(region.getByText("row 1: ok\\n", { exact: true })).toBeVisible();
+  await region.getByRole("button", { name: "show less" }).hover();
+  await page.mouse.wheel(0, 20_000);
+  await expect(region.getByText('END-OF-OUTPUT"', { exact: false })).toBeVisible();
+  await region.getByRole("button", { name: "show less" }).click();
+  await expect(region.getByText("END-OF-OUTPUT")).toHaveCount(0);
 });
 
 test("a leaf chosen while the session is still being shown again is the one that stays", async ({ page }) => {

@@ -7,7 +7,8 @@ import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
 import { ProtocolClient } from "../../src/worker/client.ts";
 import { SessionEngine } from "../../src/worker/engine.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
-import { listSlices } from "../../src/worker/page-payload.ts";
+import { TEXT_STAND_IN_CHARS } from "../../src/core/text-stand-in.ts";
+import { listSlices, payloadForPage } from "../../src/worker/page-payload.ts";
 import { projectForView } from "../../src/worker/projection.ts";
 import type { LoadProgress, Response } from "../../src/worker/protocol.ts";
 import { VARIANTS } from "../fixtures/variants.ts";
@@ -73,15 +74,17 @@ describe("SessionClient (in-process twin)", () => {
 });
 
 describe("a long payload list", () => {
-  // Six tool results of 400,000 characters each: about 2.4 million characters of text in the main list.
+  // 5,000 tool results of 512 characters each (just short enough to be sent whole, not as a stand-in): about
+  // 2.6 million characters of text in the main list.
+  const RESULTS = 5_000;
   const long = session(
     header({ id: "long-list" }),
     user("u1", null, "read the logs"),
-    ...[1, 2, 3, 4, 5, 6].flatMap((n) => [
+    ...Array.from({ length: RESULTS }, (_, i) => i + 1).flatMap((n) => [
       assistant(`a${n}`, n === 1 ? "u1" : `r${n - 1}`, [toolCall(`call_${n}`, "read", { path: `log${n}.txt` })]),
-      toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: `${n}`.repeat(400_000) }]),
+      toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: `${n}:`.padEnd(TEXT_STAND_IN_CHARS, "x") }]),
     ]),
-    assistant("a7", "r6", "Six logs read."),
+    assistant("a_last", `r${RESULTS}`, "All logs read."),
   );
 
   it("is cut into slices, none cutting an item, each within the budget but for its last item", () => {
@@ -114,8 +117,9 @@ describe("a long payload list", () => {
     const tree = ourSession(long);
     const expected = projectForView(tree, tree.defaultLeaf!, PI_DEFAULTS, "openai/gpt-5.1-codex");
     if (!answer?.ok || !expected.ok) throw new Error("no projection");
-    expect(answer.view.payload.body).toEqual(expected.view.payload.body);
-    expect(Object.keys(answer.view.payload.body)).toEqual(Object.keys(expected.view.payload.body));
+    const page = payloadForPage(expected.view.payload);
+    expect(answer.view.payload.body).toEqual(page.body);
+    expect(Object.keys(answer.view.payload.body)).toEqual(Object.keys(page.body));
     expect(answer.view.itemSources).toEqual(expected.view.itemSources);
   });
 });

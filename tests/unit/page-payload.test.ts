@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { isBinaryStandIn } from "../../src/core/binary-stand-in.ts";
+import { isTextStandIn, TEXT_HEAD_CHARS, TEXT_STAND_IN_CHARS } from "../../src/core/text-stand-in.ts";
 import { findModel } from "../../src/core/models/registry.ts";
 import { projectLeaf } from "../../src/core/project/project.ts";
 import { base64Bytes } from "../../src/core/snapshot/base64.ts";
@@ -108,5 +109,58 @@ describe.each(MODELS)("the payload for %s/%s", (provider, id) => {
     const viaText = countPayload(copy, new TokenCounter({ o200k: chars }));
     expect(direct.items.map((i) => i.images)).toEqual(viaText.items.map((i) => i.images));
     expect(direct.items.flatMap((i) => i.images).some((size) => size?.width === 8)).toBe(true);
+  });
+});
+
+describe("long strings of the main list's items", () => {
+  // The emoji's two halves straddle the head's end: the head stops before it rather than split it.
+  const ASK = `${"a".repeat(TEXT_HEAD_CHARS - 1)}🙂${"b".repeat(4000)}`;
+  const OUTPUT = "line of tool output\n".repeat(200);
+  const SHORT = "x".repeat(TEXT_STAND_IN_CHARS);
+  const SYSTEM = "You are pi. ".repeat(200);
+  const long = ourSession(
+    session(
+      header({ id: "long-strings" }),
+      user("u1", null, ASK),
+      assistant("a1", "u1", [toolCall("call_1", "bash", { command: "ls" })]),
+      toolResult("r1", "a1", "call_1", [{ type: "text", text: OUTPUT }]),
+      assistant("a2", "r1", SHORT),
+    ),
+  );
+
+  function texts(value: unknown, out: string[] = []): string[] {
+    if (typeof value === "string") out.push(value);
+    else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) texts(v, out);
+    return out;
+  }
+  function standInsOf(value: unknown, out: unknown[] = []): unknown[] {
+    if (isTextStandIn(value)) out.push(value);
+    else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) standInsOf(v, out);
+    return out;
+  }
+
+  it.each(MODELS.slice(0, 4))("reach the page from %s/%s as head and length; the JSON still holds them", (p, id) => {
+    const model = findModel(p, id)!;
+    const result = projectLeaf(long, long.defaultLeaf!, { model, systemPrompt: SYSTEM });
+    if (!result.ok) throw new Error(result.error);
+    const { payload } = result.value;
+    const page = payloadForPage(payload);
+    const pageList = page.body[page.listKey];
+    const sent = texts(pageList);
+    expect(sent.some((t) => t.includes("🙂") || t.includes("bbbb"))).toBe(false);
+    expect(sent).toContain(SHORT); // not longer than the threshold: as it is
+    expect(standInsOf(pageList)).toEqual(
+      expect.arrayContaining([
+        { $standIn: "text", head: ASK.slice(0, TEXT_HEAD_CHARS - 1), length: ASK.length },
+        { $standIn: "text", head: OUTPUT.slice(0, TEXT_HEAD_CHARS), length: OUTPUT.length },
+      ]),
+    );
+    // Outside the main list (the system prompt) strings are posted whole: the page asks items only.
+    expect(texts(Object.entries(page.body).filter(([key]) => key !== page.listKey))).toEqual(
+      texts(Object.entries(payload.body).filter(([key]) => key !== payload.listKey)),
+    );
+    // Each item's JSON, which the page reads a string whole from, is the real one.
+    const list = payload.body[payload.listKey] as unknown[];
+    expect(list.map((_, i) => payloadJson(payload, i)).join("")).toContain(JSON.stringify(ASK).slice(1, -1));
   });
 });

@@ -17,9 +17,10 @@ import {
   type JsonRow,
   type NodeRow,
 } from "../../src/ui/payload/json-rows.ts";
+import { TEXT_HEAD_CHARS, textStandIn } from "../../src/core/text-stand-in.ts";
 import { nearestNode, payloadKeyAction } from "../../src/ui/payload/keyboard.ts";
 import { nodeText } from "../../src/ui/payload/row-text.ts";
-import { LONG_STRING_CHARS } from "../../src/ui/payload/strings.ts";
+import { LONG_STRING_CHARS, PREVIEW_CHARS } from "../../src/ui/payload/strings.ts";
 import { MARGIN_ROWS, ROW_HEIGHT, rowWindow, scrollToRow } from "../../src/ui/payload/viewport.ts";
 
 const msg = (role: string, content: unknown) => ({ role, content });
@@ -145,6 +146,33 @@ describe("buildRows", () => {
     expect(render(full).find((line) => line.includes('end"'))).toBe('      end"');
     const text = full.filter((row) => row.kind === "part" || ("id" in row && row.id === "/messages/0/content"));
     expect(text.length).toBe(parts.length + 1);
+  });
+
+  it("shows a string the worker stood in for as it shows the string itself, in full once it is read", () => {
+    const whole = `${"Compiling crate…\n".repeat(300)}done`;
+    const standIn = textStandIn(whole);
+    const real = { messages: [msg("user", [{ type: "text", text: whole }])] };
+    const page = { messages: [msg("user", [{ type: "text", text: standIn }])] };
+    const id = "/messages/0/content/0/text";
+    const shown = withMember(NO_STRINGS, id, true);
+    // The head is a long string itself, and holds all that is shown of one shortened.
+    expect(TEXT_HEAD_CHARS).toBeGreaterThan(Math.max(LONG_STRING_CHARS, PREVIEW_CHARS));
+    // Shortened: the same rows, the same text, and the same summary of the item.
+    expect(render(rowsOf(page))).toEqual(render(rowsOf(real)));
+    expect(node(rowsOf(page), id)).toMatchObject({ long: true, full: false });
+    const folded = withFold(NO_FOLDS, "/messages/0", false);
+    expect(render(rowsOf(page, folded))).toEqual(render(rowsOf(real, folded)));
+    // Asked for in full before the worker has sent it: still shortened.
+    expect(render(rowsOf(page, NO_FOLDS, shown))).toEqual(render(rowsOf(real)));
+    // Once read: exactly the whole string's part rows.
+    const read = buildRows(page, {
+      listKey: "messages",
+      folds: NO_FOLDS,
+      fullStrings: shown,
+      textOf: (s) => (s === standIn ? whole : undefined),
+    });
+    expect(render(read)).toEqual(render(rowsOf(real, NO_FOLDS, shown)));
+    expect(read.filter((row) => row.kind === "part")).toHaveLength(300); // 301 lines: the first is on the node row
   });
 
   it("shows image data as its type and size, and typed arrays as one value", () => {

@@ -4,6 +4,7 @@
  * ever become DOM. Building the rows walks unfolded containers only; folded ones are one row each.
  */
 import { isBinaryStandIn } from "../../core/binary-stand-in.ts";
+import { isTextStandIn, type TextStandIn } from "../../core/text-stand-in.ts";
 import { describeBinary } from "./binary.ts";
 import { childPointer, isOpen, isOpenByDefault, type FoldOverrides } from "./folding.ts";
 import { isLongString, stringChunks } from "./strings.ts";
@@ -30,7 +31,10 @@ export interface NodeRow {
   readonly size: number;
   /** An unfolded container (its children follow); false for values and folded containers. */
   readonly open: boolean;
-  /** A string long enough to be shortened, and whether it is shown in full (its rest follows as part rows). */
+  /**
+   * A string long enough to be shortened (a stand-in for one is), and whether it is shown in full (its rest follows
+   * as part rows).
+   */
   readonly long: boolean;
   readonly full: boolean;
   /** 1-based position among its siblings, and how many siblings there are. */
@@ -70,6 +74,8 @@ export interface RowOptions {
   readonly folds: FoldOverrides;
   /** Pointers of long strings shown in full. */
   readonly fullStrings: ReadonlySet<string>;
+  /** The whole string behind a stand-in, once the worker has sent it; a stand-in without one is shown shortened. */
+  readonly textOf?: (standIn: TextStandIn) => string | undefined;
 }
 
 /** A key unique among all rows, for keyed rendering: node, close and part rows of one node differ by prefix. */
@@ -84,7 +90,13 @@ export function rowKey(row: JsonRow): string {
  */
 export function containerKind(value: unknown): "object" | "array" | undefined {
   if (Array.isArray(value)) return "array";
-  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value) || isBinaryStandIn(value))
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    ArrayBuffer.isView(value) ||
+    isBinaryStandIn(value) ||
+    isTextStandIn(value)
+  )
     return undefined;
   return "object";
 }
@@ -126,9 +138,11 @@ function pushNode(rows: JsonRow[], value: unknown, place: Place, walk: Walk): vo
   const { options } = walk;
   const container = containerKind(value);
   const { id, depth, key, holder, outer, parent, item, position, siblings, comma } = place;
-  const text = typeof value === "string" ? value : undefined;
-  const long = text !== undefined && isLongString(text) && !describeBinary(value, key, holder, outer);
-  const full = long && options.fullStrings.has(id);
+  const standIn = isTextStandIn(value) ? value : undefined;
+  const text = typeof value === "string" ? value : standIn && options.textOf?.(standIn);
+  const long =
+    standIn !== undefined || (text !== undefined && isLongString(text) && !describeBinary(value, key, holder, outer));
+  const full = long && text !== undefined && options.fullStrings.has(id);
   const size = container === "array" ? (value as unknown[]).length : container ? countDefined(value as object) : 0;
   // Only containers open; a main-list item's override is found by its index (depth 2 with an item is one).
   let open = false;

@@ -2,6 +2,7 @@
  * What one node row says, as plain strings for text nodes: the key, the value as pretty JSON writes it (or a
  * summary, an image placeholder, a shortened string), and the trailing comma.
  */
+import { isTextStandIn } from "../../core/text-stand-in.ts";
 import { describeBinary } from "./binary.ts";
 import type { NodeRow } from "./json-rows.ts";
 import { previewString, stringChunks } from "./strings.ts";
@@ -25,9 +26,11 @@ function leafText(row: NodeRow): Pick<NodeText, "value" | "tone"> {
   const { value } = row;
   const binary = describeBinary(value, row.key, row.holder, row.outer);
   if (binary !== undefined) return { value: binary, tone: "binary" };
-  if (typeof value === "string") {
-    if (!row.long) return { value: JSON.stringify(value), tone: "string" };
-    return { value: row.full ? `"${stringChunks(value, 1)[0]!}` : previewString(value), tone: "string" };
+  // A stand-in's head holds more than the shortened string and the first piece of the full one show.
+  const text = typeof value === "string" ? value : isTextStandIn(value) ? value.head : undefined;
+  if (text !== undefined) {
+    if (!row.long) return { value: JSON.stringify(text), tone: "string" };
+    return { value: row.full ? `"${stringChunks(text, 1)[0]!}` : previewString(text), tone: "string" };
   }
   if (typeof value === "number") return { value: JSON.stringify(value), tone: "number" };
   if (value === null || value === undefined || typeof value === "boolean")

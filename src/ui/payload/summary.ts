@@ -3,6 +3,7 @@
  * `[12] user · "Fix the failing test in…" · 2 blocks · calls read`, for any other object or array its size.
  */
 
+import { isTextStandIn } from "../../core/text-stand-in.ts";
 import { plural } from "./format.ts";
 
 /** How many characters of a message's text a summary quotes. */
@@ -12,7 +13,9 @@ type Json = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
-const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+/** A string, or the head of a long one the worker stood in for (enough for a summary's quote). */
+const str = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : isTextStandIn(value) ? value.head : undefined;
 
 /** Keys whose string value is a message's text; thinking is only quoted when there is nothing else. */
 const TEXT_KEYS = new Set(["text", "output", "content", "error", "refusal", "result"]);
