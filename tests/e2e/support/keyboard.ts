@@ -114,7 +114,15 @@ export async function expectNoTrap(page: Page): Promise<void> {
   await page.keyboard.press("Tab");
   const next = await mark();
   expect(next, "Tab did not move focus away (keyboard trap)").not.toBe(start);
+  // Tab from the last control may wrap round to the first; Shift+Tab from there may then stop in the browser's own
+  // controls before the last one (Chromium 150 does, when nothing of the browser took focus on the way forward).
+  const wrapped = await page.evaluate((id) => {
+    const from = document.querySelector(`[data-kb-id="${id}"]`);
+    const to = document.activeElement;
+    return !!from && !!to && (from.compareDocumentPosition(to) & Node.DOCUMENT_POSITION_PRECEDING) !== 0;
+  }, start);
   await page.keyboard.press("Shift+Tab");
+  if (wrapped && (await mark()) === "<body>") await page.keyboard.press("Shift+Tab");
   expect(await mark(), "Shift+Tab did not return to where Tab left").toBe(start);
   await expectVisibleFocus(page, "(after Tab, Shift+Tab)");
 }
