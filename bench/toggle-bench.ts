@@ -13,6 +13,7 @@ import { PI_DEFAULTS, projectionOptions, type RuleSettings } from "../src/core/p
 import { loadSessionText } from "../src/core/session/load.ts";
 import { indexTree, type EntryTree } from "../src/core/session/tree.ts";
 import { loadTokenizer } from "../src/tokens/load.ts";
+import { listCount } from "../src/worker/packed-lists.ts";
 import { projectFor, projectForView } from "../src/worker/projection.ts";
 import { TokensEngine } from "../src/worker/tokens-engine.ts";
 import { compare, median, WARM_UPS, type Figure } from "./timing.ts";
@@ -56,7 +57,7 @@ export async function toggleFigures(
   const sample = readTree(text);
   const view = projectForView(sample, sample.defaultLeaf as number, BASE, undefined);
   if (!view.ok) throw new Error(view.error);
-  const note = `${view.view.payload.origins.length} payload items`;
+  const note = `${listCount(view.view.itemSources)} payload items`;
   // A full recompute: a session read afresh (nothing remembered for its objects) and an empty token cache.
   const full = async () => {
     const tree = readTree(text);

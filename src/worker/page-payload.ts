@@ -65,8 +65,14 @@ function pageItem(item: unknown, list: readonly unknown[], body: unknown): unkno
   return made;
 }
 
+/**
+ * The request body as the page holds it: its main list's provenance travels packed beside it (the view's
+ * `itemSources`), not as the payload's `origins`, a small array per item.
+ */
+export type PagePayload = Pick<PayloadResult, "body" | "listKey">;
+
 /** The payload with stand-ins for its images: what the worker posts to the page. */
-export function payloadForPage(payload: PayloadResult): PayloadResult {
+export function payloadForPage(payload: PayloadResult): PagePayload {
   const { body, listKey } = payload;
   const out: Json = {};
   for (const key of Object.keys(body)) {
@@ -76,7 +82,7 @@ export function payloadForPage(payload: PayloadResult): PayloadResult {
         ? value.map((item) => pageItem(item, value, body))
         : standIn(value, key, body, undefined, false);
   }
-  return { ...payload, body: out };
+  return { body: out, listKey };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The projection of one leaf under one set of rules, as the UI draws it: the payload with provenance, every path
  * entry's fate, the validator's findings, the redactions — and, on a second request, what each rule changes.
  */
-import type { ModelInfo, PayloadResult, ThinkingLevel } from "../core/llm/types.ts";
+import type { ModelInfo, ThinkingLevel } from "../core/llm/types.ts";
 import { findModel, parseModelRef } from "../core/models/registry.ts";
 import type { PathFates } from "../core/project/path-fates.ts";
 import { pathModelRef, projectLeaf, type EntryFate, type Projection } from "../core/project/project.ts";
@@ -10,7 +10,8 @@ import { PI_DEFAULTS, projectionOptions, RULES, type Rule, type RuleSettings } f
 import { validateProjection, type Finding } from "../core/project/validate.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import { pathToLeaf, type EntryTree } from "../core/session/tree.ts";
-import { payloadForPage } from "./page-payload.ts";
+import { packLists, type PackedLists } from "./packed-lists.ts";
+import { payloadForPage, type PagePayload } from "./page-payload.ts";
 
 export interface ProjectionView {
   readonly leaf: number;
@@ -23,8 +24,9 @@ export interface ProjectionView {
   readonly model: ModelInfo;
   readonly reasoning: ThinkingLevel | undefined;
   /** With stand-ins for its images (see page-payload.ts): the JSON to copy or save comes from `payloadJson`. */
-  readonly payload: PayloadResult;
-  readonly itemSources: readonly (readonly number[])[];
+  readonly payload: PagePayload;
+  /** For each item of the payload's main list, the entries it came from (`listCount` = how many items). */
+  readonly itemSources: PackedLists;
   readonly findings: readonly Finding[];
   readonly redactions: readonly {
     readonly entry: number;
@@ -113,7 +115,7 @@ export function projectForView(
       model: p.model,
       reasoning: p.reasoning,
       payload: payloadForPage(p.payload),
-      itemSources: p.itemSources,
+      itemSources: packLists(p.itemSources),
       findings: validateProjection(p, options.transform ? { transform: options.transform } : {}),
       redactions: p.llm.redactions.map((r) => ({
         entry: p.llmSources[r.message] as number,

@@ -2,18 +2,21 @@
 /** The worker entry: one engine, messages in and out through the protocol. */
 import { loadTokenizer } from "../tokens/load.ts";
 import { SessionEngine } from "./engine.ts";
+import { packedListBuffers } from "./packed-lists.ts";
 import { packedBuffers } from "./packed-strings.ts";
 import type { Ping, Pong, Request, Response } from "./protocol.ts";
 
 /** Buffers a response owns alone, moved to the page rather than copied: the engine keeps no reference to them. */
-const transferred = (response: Response): Transferable[] =>
-  response.type === "loaded"
-    ? [
-        ...packedBuffers(response.summary.entries.previews),
-        response.summary.entries.lines.buffer as ArrayBuffer,
-        response.summary.entries.parents.buffer as ArrayBuffer,
-      ]
-    : [];
+const transferred = (response: Response): Transferable[] => {
+  if (response.type === "loaded")
+    return [
+      ...packedBuffers(response.summary.entries.previews),
+      response.summary.entries.lines.buffer as ArrayBuffer,
+      response.summary.entries.parents.buffer as ArrayBuffer,
+    ];
+  if (response.type === "project" && response.answer.ok) return packedListBuffers(response.answer.view.itemSources);
+  return [];
+};
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const engine = new SessionEngine(

@@ -8,7 +8,7 @@ import { ProtocolClient } from "../../src/worker/client.ts";
 import { SessionEngine } from "../../src/worker/engine.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
 import { TEXT_STAND_IN_CHARS } from "../../src/core/text-stand-in.ts";
-import { listSlices, payloadForPage } from "../../src/worker/page-payload.ts";
+import { listSlices } from "../../src/worker/page-payload.ts";
 import { projectForView } from "../../src/worker/projection.ts";
 import type { LoadProgress, Response } from "../../src/worker/protocol.ts";
 import { VARIANTS } from "../fixtures/variants.ts";
@@ -117,7 +117,7 @@ describe("a long payload list", () => {
     const tree = ourSession(long);
     const expected = projectForView(tree, tree.defaultLeaf!, PI_DEFAULTS, "openai/gpt-5.1-codex");
     if (!answer?.ok || !expected.ok) throw new Error("no projection");
-    const page = payloadForPage(expected.view.payload);
+    const page = expected.view.payload;
     expect(answer.view.payload.body).toEqual(page.body);
     expect(Object.keys(answer.view.payload.body)).toEqual(Object.keys(page.body));
     expect(answer.view.itemSources).toEqual(expected.view.itemSources);

@@ -13,6 +13,7 @@ import {
   stringChunks,
 } from "../../src/ui/payload/strings.ts";
 import { describeFolded, quoteText, summarizeItem } from "../../src/ui/payload/summary.ts";
+import { packLists } from "../../src/worker/packed-lists.ts";
 
 /** 43 KB decoded: 44,034 bytes. */
 const B64_43K = "A".repeat(58_712);
@@ -175,7 +176,7 @@ describe("summarizeItem", () => {
 
 describe("provenance, tokens and export", () => {
   it("finds the first item that came from an entry", () => {
-    const sources = [[1], [], [2, 3], [3]];
+    const sources = packLists([[1], [], [2, 3], [3]]);
     expect(firstItemFrom(sources, 3)).toBe(2);
     expect(firstItemFrom(sources, 1)).toBe(0);
     expect(firstItemFrom(sources, 9)).toBeUndefined();

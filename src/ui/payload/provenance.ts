@@ -1,11 +1,10 @@
-/** Between payload items and session entries: `itemSources[i]` lists the entries item i came from. */
+/** Between payload items and session entries: list i of `itemSources` holds the entries item i came from. */
+import { firstListHolding, type PackedLists } from "../../worker/packed-lists.ts";
 import { formatCount } from "./format.ts";
 
 /** The first item of the main list that came from `entry`, or undefined when none did. */
-export function firstItemFrom(itemSources: readonly (readonly number[])[], entry: number): number | undefined {
-  const index = itemSources.findIndex((sources) => sources.includes(entry));
-  return index === -1 ? undefined : index;
-}
+export const firstItemFrom = (itemSources: PackedLists, entry: number): number | undefined =>
+  firstListHolding(itemSources, entry);
 
 export type TokenKind = "exact" | "calibrated" | "estimated";
 
