@@ -15,8 +15,8 @@ import { payloadForPage, type PagePayload } from "./page-payload.ts";
 
 export interface ProjectionView {
   readonly leaf: number;
-  /** Entry indices root → leaf. */
-  readonly path: readonly number[];
+  /** Entry indices root → leaf (typed: a path may hold 300,000 entries, moved to the page rather than copied). */
+  readonly path: Int32Array;
   /** The fate of every path entry, in path order. */
   readonly fates: readonly EntryFate[];
   /** The model the path ends with ("PROVIDER/ID"), whether or not the registry knows it. */
@@ -109,7 +109,7 @@ export function projectForView(
     ok: true,
     view: {
       leaf,
-      path: p.path,
+      path: Int32Array.from(p.path),
       fates: p.path.map((_, position) => p.fates.at(position) ?? { kind: "no-message", reason: "not read by pi" }),
       sessionModel,
       model: p.model,

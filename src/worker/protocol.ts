@@ -15,6 +15,7 @@ import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { Comparison } from "../core/diff/compare.ts";
 import type { CacheSeries } from "../core/diff/cache-series.ts";
+import type { CodedStrings } from "./coded-strings.ts";
 import type { PackedStrings } from "./packed-strings.ts";
 
 export type { TreeFilter };
@@ -54,8 +55,8 @@ export interface EntryColumns {
   readonly lines: Int32Array;
   /** Parent entry index, or -1 for a root. */
   readonly parents: Int32Array;
-  /** "user", "assistant", "toolResult", "bashExecution", "custom", "compaction", "model_change", … */
-  readonly kinds: readonly string[];
+  /** "user", "assistant", "toolResult", "bashExecution", "custom", "compaction", "model_change", … (`codedString`) */
+  readonly kinds: CodedStrings;
   /** One-line text preview of each entry, packed (`unpackString`): the page reads only the ones it draws. */
   readonly previews: PackedStrings;
   /** Current label of each labelled entry (a few among thousands: a full column cost 30 ms to clone at 300,000). */

@@ -13,8 +13,12 @@ const transferred = (response: Response): Transferable[] => {
       ...packedBuffers(response.summary.entries.previews),
       response.summary.entries.lines.buffer as ArrayBuffer,
       response.summary.entries.parents.buffer as ArrayBuffer,
+      response.summary.entries.kinds.codes.buffer as ArrayBuffer,
     ];
-  if (response.type === "project" && response.answer.ok) return packedListBuffers(response.answer.view.itemSources);
+  if (response.type === "project" && response.answer.ok) {
+    const { view } = response.answer;
+    return [...packedListBuffers(view.itemSources), view.path.buffer as ArrayBuffer];
+  }
   return [];
 };
 

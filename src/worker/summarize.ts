@@ -1,6 +1,7 @@
 /** Builds what the UI draws from a parsed session: compact per-entry columns and the session list fields. */
 import { entryKind, entryText, preview } from "../core/session/describe.ts";
 import type { EntryTree } from "../core/session/tree.ts";
+import { codeStrings } from "./coded-strings.ts";
 import { packStrings } from "./packed-strings.ts";
 import type { EntryColumns, SessionSummary } from "./protocol.ts";
 
@@ -13,7 +14,7 @@ function columns(tree: EntryTree): EntryColumns {
     ids: tree.entries.map((e) => e.id),
     lines: Int32Array.from(tree.entries, (e) => e.line),
     parents,
-    kinds: tree.entries.map(entryKind),
+    kinds: codeStrings(tree.entries.map(entryKind)),
     previews: packStrings(tree.entries.map((e) => preview(entryText(e), 160))),
     labels: labelsOf(tree),
     inCycle: [...tree.inCycle],

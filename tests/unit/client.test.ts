@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
+import { codedString } from "../../src/worker/coded-strings.ts";
 import { ProtocolClient } from "../../src/worker/client.ts";
 import { SessionEngine } from "../../src/worker/engine.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
@@ -36,7 +37,7 @@ describe("SessionClient (in-process twin)", () => {
     expect(summary.models).toEqual(["anthropic/claude-sonnet-4-5", "openai/gpt-5.1-codex"]);
     expect(summary.entries.count).toBe(13);
     expect([...summary.entries.parents].slice(0, 3)).toEqual([-1, 0, 1]);
-    expect(summary.entries.kinds[2]).toBe("user");
+    expect(codedString(summary.entries.kinds, 2)).toBe("user");
   });
 
   it("cancels a load between slices", async () => {

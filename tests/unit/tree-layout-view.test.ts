@@ -8,6 +8,7 @@ import { openLayoutChannel } from "../../src/ui/tree/layout-client.ts";
 import { entryPath, layoutTree, nodesOf, type TreeLayout } from "../../src/ui/tree/layout.ts";
 import { layoutSource, placeNodes, placementBuffers } from "../../src/ui/tree/placement.ts";
 import { CARD, openingTransform } from "../../src/ui/tree/viewport.ts";
+import { codeStrings } from "../../src/worker/coded-strings.ts";
 import { packStrings } from "../../src/worker/packed-strings.ts";
 import type { EntryColumns } from "../../src/worker/protocol.ts";
 
@@ -18,7 +19,7 @@ function cols(rows: readonly (readonly [number, string])[]): EntryColumns {
     ids: rows.map((_, i) => `e${i}`),
     lines: Int32Array.from(rows, (_, i) => i + 2),
     parents: Int32Array.from(rows, (r) => r[0]),
-    kinds: rows.map((r) => r[1]),
+    kinds: codeStrings(rows.map((r) => r[1])),
     previews: packStrings(rows.map((_, i) => `entry ${i}`)),
     labels: new Map([[3, "here"]]),
     inCycle: [],

@@ -5,6 +5,7 @@ import { buildMore, cardsNow, isSettled } from "../../src/ui/tree/cards.ts";
 import { keyAction } from "../../src/ui/tree/keyboard.ts";
 import { entryPath, layoutTree, placeLanes, type LayoutOptions, type TreeLayout } from "../../src/ui/tree/layout.ts";
 import { nodesIn, revealTransform, viewWindow } from "../../src/ui/tree/viewport.ts";
+import { codeStrings } from "../../src/worker/coded-strings.ts";
 import { packStrings } from "../../src/worker/packed-strings.ts";
 import type { EntryColumns } from "../../src/worker/protocol.ts";
 
@@ -17,7 +18,7 @@ function cols(rows: readonly Row[], inCycle: readonly number[] = []): EntryColum
     ids: rows.map((_, i) => `e${i}`),
     lines: Int32Array.from(rows, (_, i) => i + 2),
     parents: Int32Array.from(rows, (r) => r[0]),
-    kinds: rows.map((r) => r[1]),
+    kinds: codeStrings(rows.map((r) => r[1])),
     previews: packStrings(rows.map((_, i) => `entry ${i}`)),
     labels: new Map(rows.flatMap((r, i) => (r[2] === undefined ? [] : [[i, r[2]] as const]))),
     inCycle: [...inCycle],

@@ -47,12 +47,12 @@ export interface FateMarks {
  * draws, and a path may hold 300,000 entries (a Map of them all took the page 120 ms to fill).
  */
 export function fateMarks(
-  path: readonly number[],
+  path: ArrayLike<number>,
   fates: readonly EntryFate[],
   lineOf: (index: number) => number | undefined,
 ): FateMarks {
   let size = 0;
-  for (const entry of path) size = Math.max(size, entry + 1);
+  for (let i = 0; i < path.length; i++) size = Math.max(size, (path[i] as number) + 1);
   const position = new Int32Array(size).fill(-1); // where each entry is on the path
   for (let i = 0; i < path.length; i++) position[path[i] as number] = i;
   // Most entries share a handful of fate objects (the worker sends one "in context" for all): one mark each.

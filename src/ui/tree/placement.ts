@@ -7,6 +7,7 @@
  * `layout.ts` turns the result into the node objects and lines the view draws.
  */
 import { hierarchy, tree, type HierarchyPointNode } from "d3-hierarchy";
+import { codedString } from "../../worker/coded-strings.ts";
 import type { EntryColumns } from "../../worker/protocol.ts";
 import { entryPath, shownForest, type ShownForest } from "./forest.ts";
 import { IN_CYCLE, NOTABLE, NOTABLE_KINDS, planRuns, type RunOptions } from "./runs.ts";
@@ -27,7 +28,7 @@ export function layoutSource(
 ): LayoutSource {
   const flags = new Uint8Array(columns.count);
   for (let e = 0; e < columns.count; e++) {
-    if (columns.labels.get(e) || notableKinds.has(columns.kinds[e] ?? "")) flags[e] = NOTABLE;
+    if (columns.labels.get(e) || notableKinds.has(codedString(columns.kinds, e) ?? "")) flags[e] = NOTABLE;
   }
   for (const e of columns.inCycle) if (e >= 0 && e < columns.count) flags[e]! |= IN_CYCLE;
   return { count: columns.count, parents: columns.parents, flags };

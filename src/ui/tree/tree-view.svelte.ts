@@ -6,6 +6,7 @@
  * false, and while a newer one is computed the previous layout stays on screen (`settled()` waits for it).
  */
 import { untrack } from "svelte";
+import { codedString } from "../../worker/coded-strings.ts";
 import type { SessionSummary } from "../../worker/protocol.ts";
 import { buildMore, CARD_BUDGET, cardsNow, isSettled, NO_CARDS } from "./cards.ts";
 import { keyAction } from "./keyboard.ts";
@@ -147,7 +148,7 @@ export class TreeViewState {
   readonly pending = $derived(!isSettled(this.#wanted, this.rendered, this.#built, this.#keyOf));
   /** The SVG bands in view, and whether they draw node boxes (not when zoomed out over too many nodes). */
   readonly bands = $derived(
-    bandsIn(this.layout, this.#y0, this.#y1, (entry) => kindLook(this.columns.kinds[entry]).colour),
+    bandsIn(this.layout, this.#y0, this.#y1, (entry) => kindLook(codedString(this.columns.kinds, entry)).colour),
   );
   readonly boxes = $derived(!this.#inView.overflow);
 

@@ -2,6 +2,7 @@
  * Generated sessions for the tree harness: a small hand-made one whose shape the spec knows by heart, and large
  * ones (long linear turns, branches started from earlier answers) to prove the tree stays fluid.
  */
+import { codeStrings } from "../../../src/worker/coded-strings.ts";
 import { packStrings } from "../../../src/worker/packed-strings.ts";
 import type { EntryColumns, SessionSummary } from "../../../src/worker/protocol.ts";
 
@@ -18,7 +19,7 @@ export function summaryOf(fileName: string, entries: readonly EntrySpec[]): Sess
     ids: entries.map((_, i) => `e${i}`),
     lines: Int32Array.from(entries, (_, i) => i + 2),
     parents: Int32Array.from(entries, (e) => e.parent),
-    kinds: entries.map((e) => e.kind),
+    kinds: codeStrings(entries.map((e) => e.kind)),
     previews: packStrings(entries.map((e) => e.preview)),
     labels: new Map(entries.flatMap((e, i) => (e.label === undefined ? [] : [[i, e.label] as const]))),
     inCycle: [],
