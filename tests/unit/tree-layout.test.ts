@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { bandsIn } from "../../src/ui/tree/bands.ts";
 import { buildMore, cardsNow, isSettled } from "../../src/ui/tree/cards.ts";
 import { keyAction } from "../../src/ui/tree/keyboard.ts";
-import { entryPath, layoutTree, placeLanes, type LayoutOptions, type TreeLayout } from "../../src/ui/tree/layout.ts";
+import {
+  entryPath,
+  layoutTree,
+  nodeKey,
+  placeLanes,
+  type LayoutOptions,
+  type TreeLayout,
+} from "../../src/ui/tree/layout.ts";
 import { nodesIn, revealTransform, viewWindow } from "../../src/ui/tree/viewport.ts";
 import { codeStrings } from "../../src/worker/coded-strings.ts";
 import { packStrings } from "../../src/worker/packed-strings.ts";
@@ -81,8 +88,8 @@ describe("layoutTree", () => {
   it("collapses four or more plain single-child entries into a run, and leaves shorter chains alone", () => {
     const long = lay(cols(chain("user", ...work(8), "user")));
     expect(shape(long)).toEqual(["e0", "r1-8", "e9"]);
-    expect(long.nodes[1]).toMatchObject({ kind: "run", entry: 1, count: 8, key: "r1" });
-    expect(nodeOf(long, 5).key).toBe("r1");
+    expect(long.nodes[1]).toMatchObject({ kind: "run", entry: 1, count: 8 });
+    expect(nodeKey(nodeOf(long, 5))).toBe("r1");
     expect(shape(lay(cols(chain("user", ...work(3), "user"))))).toEqual(["e0", "e1", "e2", "e3", "e4"]);
     expect(shape(lay(cols(chain("user", ...work(4), "user"))))).toEqual(["e0", "r1-4", "e5"]);
     expect(shape(lay(cols(chain("user", ...work(4), "user")), { minRun: 5 }))).toEqual([
@@ -335,7 +342,7 @@ describe("viewport and keys", () => {
   });
 
   it("builds new cards a budget at a time, nearest the centre first, and keeps the focused one", () => {
-    const keyOf = (i: number) => layout.nodes[i]!.key;
+    const keyOf = (i: number) => nodeKey(layout.nodes[i]!);
     const wanted = [0, 1, 2, 3, 4];
     const none = new Set<string>();
     expect(cardsNow(wanted, [3], none, keyOf)).toEqual([3]);

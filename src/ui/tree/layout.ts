@@ -27,8 +27,6 @@ export interface LayoutOptions extends PlacementOptions {
 
 /** One drawn node: an entry, or a collapsed run of entries. */
 export interface TreeNode {
-  /** Stable across layouts: "e<entry>" or "r<first entry>". */
-  readonly key: string;
   readonly kind: "entry" | "run";
   /** The entry, or the run's first entry. */
   readonly entry: number;
@@ -56,6 +54,12 @@ export interface TreeNode {
   readonly inCycle: boolean;
   readonly label: string | undefined;
 }
+
+/**
+ * A node's key, stable across layouts: "e<entry>" or "r<first entry>". Made for the nodes drawn, not kept on every
+ * node: writing 300,000 of them took half the time of making the nodes.
+ */
+export const nodeKey = (node: TreeNode): string => (node.kind === "run" ? "r" : "e") + node.entry;
 
 /** Node indices bucketed by row: row r holds `nodes[start[r]] … nodes[start[r + 1] - 1]`, sorted by x. */
 export interface TreeRows {
@@ -107,7 +111,6 @@ export function nodesOf(p: Placement, columns: Pick<EntryColumns, "labels">): Tr
     const run = (flags & NODE.run) !== 0;
     const members = run ? p.members.subarray(p.memberStart[i]!, p.memberStart[i + 1]!) : undefined;
     nodes[i] = {
-      key: (run ? "r" : "e") + entry,
       kind: run ? "run" : "entry",
       entry,
       members,

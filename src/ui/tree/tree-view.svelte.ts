@@ -12,7 +12,7 @@ import { buildMore, CARD_BUDGET, cardsNow, isSettled, NO_CARDS } from "./cards.t
 import { keyAction } from "./keyboard.ts";
 import { kindLook } from "./kinds.ts";
 import { NONE_EXPANDED, toggled } from "./runs.ts";
-import { EMPTY_LAYOUT, layoutTree, nodesOf, type TreeLayout, type TreeNode } from "./layout.ts";
+import { EMPTY_LAYOUT, layoutTree, nodeKey, nodesOf, type TreeLayout, type TreeNode } from "./layout.ts";
 import { hasLayoutWorker, openLayoutChannel, type LayoutChannel } from "./layout-client.ts";
 import { layoutSource } from "./placement.ts";
 import { bandsIn } from "./bands.ts";
@@ -131,7 +131,7 @@ export class TreeViewState {
   readonly #wanted: readonly number[] = $derived(this.#cards ? this.#inView.nodes : []);
   /** Keys of the cards built so far (grown by `buildMore`, a budget a frame). */
   #built: ReadonlySet<string> = $state.raw(NO_CARDS);
-  readonly #keyOf = (i: number) => this.layout.nodes[i]!.key;
+  readonly #keyOf = (i: number) => nodeKey(this.layout.nodes[i]!);
 
   /** Node index of the current search hit, or -1. */
   readonly hitNode = $derived(this.hit === undefined ? -1 : this.#nodeOf(this.hit));
