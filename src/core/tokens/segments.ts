@@ -14,19 +14,19 @@
  * NFKC normalisation cannot join across either. `tests/unit/tokens-segments.test.ts` checks the sums against
  * whole-text counts with both real tokenizers.
  *
- * Which of those points are cuts depends on the text around each point (a hash of the characters before it), not
- * on its offset, so the same lines are cut the same way wherever they appear: the tail of a cut bash output
- * lines up with the tail of the full one.
+ * Every such point at least MIN_SEGMENT characters past the previous cut is a cut. Short segments keep what a
+ * change re-tokenises short: a tool result cut to N characters re-counts only from its last cut (a line or two)
+ * to N, plus the note after it. Two texts that share lines fall into step at the first line start both cut at,
+ * so the tail of a cut bash output lines up with the tail of the full one within a few lines. (Choosing one
+ * point in four by a hash of the characters before it kept that step whatever the line lengths, but its ~¼ KB
+ * segments made a truncate-tool-results toggle tokenise three times the characters, 78k instead of 26k on the
+ * benchmark's path, and a whole count tokenise more too, as fewer segments repeat between texts.)
  */
 
 /** Texts at least this long are counted in segments. */
 export const SEGMENTED_LENGTH = 2048;
-/** No segment is shorter than this (except the last); past the maximum, the next cut point is a cut whatever its hash. */
+/** No segment is shorter than this, except the last (each segment is a tokenizer call and a cache record). */
 const MIN_SEGMENT = 64;
-const MAX_SEGMENT = 8192;
-/** One cut point in this many (by the hash of the characters before it) becomes a cut: segments of ~¼ KB. */
-const CUT_ONE_IN = 4;
-const HASHED_CHARS = 12;
 /** Indentation longer than this is never cut (see RUN_CAP in tokenizer.ts). */
 const MAX_INDENT = 128;
 
@@ -48,15 +48,6 @@ function isSpace(c: number): boolean {
 }
 
 const isAsciiAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-
-/** A hash of the characters before the newline at `newline`. */
-function localHash(text: string, newline: number): number {
-  let h = 0x811c9dc5;
-  for (let i = Math.max(0, newline - HASHED_CHARS); i < newline; i += 1) {
-    h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  }
-  return h >>> 0;
-}
 
 /** Where a line starting after the newline at `newline` may be cut, if anywhere (see above). */
 function cutPoint(text: string, newline: number): number | undefined {
@@ -81,10 +72,8 @@ export function segmentEnds(text: string): number[] {
     if (newline + 1 - start < MIN_SEGMENT) continue;
     const cut = cutPoint(text, newline);
     if (cut === undefined || cut - start < MIN_SEGMENT) continue;
-    if (cut - start >= MAX_SEGMENT || localHash(text, newline) % CUT_ONE_IN === 0) {
-      ends.push(cut);
-      start = cut;
-    }
+    ends.push(cut);
+    start = cut;
   }
   ends.push(text.length);
   return ends;
