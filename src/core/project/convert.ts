@@ -95,6 +95,9 @@ export function truncateToolResult(message: ToolResultMessage, limit: number): T
   return truncated.get(message, limit, () => cutToolResult(message, limit));
 }
 
+/** `toLocaleString("en-US")` builds a formatter per call (µs each, for every tool result a toggle cuts). */
+const THOUSANDS = new Intl.NumberFormat("en-US");
+
 function cutToolResult(message: ToolResultMessage, limit: number): ToolResultMessage {
   const total = message.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0);
   if (total <= limit) return message;
@@ -109,7 +112,7 @@ function cutToolResult(message: ToolResultMessage, limit: number): ToolResultMes
     content.push(block.text.length <= budget ? block : { ...block, text: block.text.slice(0, budget) });
     budget -= block.text.length;
   }
-  const note = `\n\n[Tool result truncated by Context Lens: ${limit.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} characters kept]`;
+  const note = `\n\n[Tool result truncated by Context Lens: ${THOUSANDS.format(limit)} of ${THOUSANDS.format(total)} characters kept]`;
   const last = content.findLastIndex((c) => c.type === "text");
   if (last >= 0)
     content[last] = { ...(content[last] as TextContent), text: (content[last] as TextContent).text + note };
@@ -196,9 +199,11 @@ function withImagesBlocked(message: LlmMessage, content: readonly (TextContent |
   return { ...message, content: deduped } as LlmMessage;
 }
 
-/** The convert-stage rules beyond pi's own, applied to one converted message; returns the rules that changed it. */
-function applyRules(message: LlmMessage, options: ConvertOptions): { message: LlmMessage; changedBy: string[] } {
-  const changedBy: string[] = [];
+/**
+ * The convert-stage rules beyond pi's own, applied to one converted message; the rules that changed it are added
+ * to `changedBy`.
+ */
+function applyRules(message: LlmMessage, options: ConvertOptions, changedBy: string[]): LlmMessage {
   let out = message;
   if (options.blockImages) {
     const blocked = blockImages(out);
@@ -214,8 +219,15 @@ function applyRules(message: LlmMessage, options: ConvertOptions): { message: Ll
     if (cut !== out) changedBy.push("truncate-tool-results");
     out = cut;
   }
-  return { message: out, changedBy };
+  return out;
 }
+
+/**
+ * The fate of every message no rule changed: one shared object, not one per message and projection (objects that
+ * live as long as a projection, made by an object literal, V8 learns to allocate in its old generation, where
+ * each later projection's copies pile up until a full collection: see CountedItem in tokens/count.ts).
+ */
+const CONVERTED: ConvertFate = Object.freeze({ kind: "converted" });
 
 /** Each message with its secrets redacted: the detectors read every character, once per message is enough. */
 const redactedMessages = new PerObject<LlmMessage, ReturnType<typeof redactValue<LlmMessage>>>();
@@ -226,9 +238,10 @@ export function toLlmMessages(messages: readonly AgentMessage[], options: Conver
   const from: number[] = [];
   const fates: ConvertFate[] = [];
   const redactions: MessageRedaction[] = [];
+  const changedBy: string[] = [];
   messages.forEach((m, index) => {
     let agent = m ?? {};
-    const changedBy: string[] = [];
+    changedBy.length = 0;
     if (agent.role === "bashExecution" && options.bash?.mode === "head-tail") {
       const cut = bashHeadTail(
         agent,
@@ -244,9 +257,7 @@ export function toLlmMessages(messages: readonly AgentMessage[], options: Conver
       fates.push(result);
       return;
     }
-    const ruled = applyRules(result as LlmMessage, options);
-    let message = ruled.message;
-    changedBy.push(...ruled.changedBy);
+    let message = applyRules(result as LlmMessage, options, changedBy);
     if (options.redactSecrets) {
       const redacted = redactedMessages.get(message, undefined, () => redactValue(message, { skipKeys: NOT_TEXT }));
       if (redacted.redactions.length > 0) {
@@ -257,7 +268,7 @@ export function toLlmMessages(messages: readonly AgentMessage[], options: Conver
     }
     out.push(message);
     from.push(index);
-    fates.push(changedBy.length > 0 ? { kind: "converted", changedBy } : { kind: "converted" });
+    fates.push(changedBy.length > 0 ? { kind: "converted", changedBy: [...changedBy] } : CONVERTED);
   });
   return { messages: out, from, fates, redactions };
 }

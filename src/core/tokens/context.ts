@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage } from "../llm/types.ts";
 import type { Projection } from "../project/project.ts";
-import type { ItemRole, PayloadCounts, VocabCounts } from "./count.ts";
+import type { ItemCounts, ItemRole, PayloadCounts, VocabCounts } from "./count.ts";
 import { familyOf, type Family, type FamilyCoefficients } from "./family.ts";
 import { imageTokens } from "./image.ts";
 import { TOKENIZER_NAMES } from "./tokenizer.ts";
@@ -69,6 +69,43 @@ function replayableOutputs(projection: Projection, readsThinking: (m: number) =>
   return outputs;
 }
 
+const NONE: VocabCounts = Object.freeze({});
+
+// Classes rather than object literals, for V8's sake: see CountedItem in count.ts.
+
+class Part implements ItemParts {
+  constructor(
+    readonly text: VocabCounts,
+    readonly thinking: VocabCounts,
+    readonly toolArgs: VocabCounts,
+    readonly opaque: number,
+    readonly imageTokens: number,
+    readonly replayed: number | undefined,
+  ) {}
+}
+
+class Tokens implements ItemTokens {
+  constructor(
+    readonly index: number,
+    readonly role: ItemRole,
+    readonly sources: readonly number[],
+    readonly tokens: number,
+    readonly basis: ItemBasis,
+    readonly vocab: VocabCounts,
+    readonly imageTokens: number,
+  ) {}
+}
+
+class Vocab implements VocabCounts {
+  declare o200k?: number;
+  declare claude?: number;
+}
+
+function readsAll(messages: readonly number[], readsThinking: (m: number) => boolean): boolean {
+  for (const m of messages) if (!readsThinking(m)) return false;
+  return true;
+}
+
 /** Splits every item into what the target family reads of it (TOKENS.md, "Estimating a projected context"). */
 export function itemParts(
   projection: Projection,
@@ -81,14 +118,21 @@ export function itemParts(
   const outputs = options.replayRecordedOutput
     ? replayableOutputs(projection, readsThinking)
     : new Map<number, number>();
-  const parts: ItemParts[] = counts.items.map((item) => ({
-    text: item.text,
-    thinking: item.messages.every(readsThinking) ? item.thinking : {},
-    toolArgs: item.toolArgs,
-    opaque: item.messages.every(readsThinking) ? item.opaque : 0,
-    imageTokens: item.images.reduce((sum: number, size) => sum + imageTokens(size, family.images), 0),
-    replayed: undefined,
-  }));
+  const parts: ItemParts[] = new Array<ItemParts>(counts.items.length);
+  for (let k = 0; k < counts.items.length; k += 1) {
+    const item = counts.items[k] as ItemCounts;
+    const reads = readsAll(item.messages, readsThinking);
+    let images = 0;
+    for (const size of item.images) images += imageTokens(size, family.images);
+    parts[k] = new Part(
+      item.text,
+      reads ? item.thinking : NONE,
+      item.toolArgs,
+      reads ? item.opaque : 0,
+      images,
+      undefined,
+    );
+  }
   // An assistant message may span several items (OpenAI Responses): share its output by their estimates.
   const groups = new Map<number, number[]>();
   counts.items.forEach((item, position) => {
@@ -101,7 +145,15 @@ export function itemParts(
     const sum = estimates.reduce((a, b) => a + b, 0);
     positions.forEach((p, k) => {
       const share = sum > 0 ? (estimates[k] as number) / sum : 1 / positions.length;
-      parts[p] = { ...(parts[p] as ItemParts), replayed: (outputs.get(m) as number) * share };
+      const part = parts[p] as ItemParts;
+      parts[p] = new Part(
+        part.text,
+        part.thinking,
+        part.toolArgs,
+        part.opaque,
+        part.imageTokens,
+        (outputs.get(m) as number) * share,
+      );
     });
   }
   return parts;
@@ -150,10 +202,15 @@ export interface ContextTokens {
   readonly messages: number;
 }
 
-function sumVocab(...counts: VocabCounts[]): VocabCounts {
-  const out: VocabCounts = {};
-  for (const c of counts)
-    for (const name of TOKENIZER_NAMES) if (c[name] !== undefined) out[name] = (out[name] ?? 0) + (c[name] as number);
+/** The vocabularies' counts of three parts added up (a vocabulary none of them was counted under stays absent). */
+function sumVocab(a: VocabCounts, b: VocabCounts, c: VocabCounts): VocabCounts {
+  const out = new Vocab();
+  for (const name of TOKENIZER_NAMES) {
+    const x = a[name];
+    const y = b[name];
+    const z = c[name];
+    if (x !== undefined || y !== undefined || z !== undefined) out[name] = (x ?? 0) + (y ?? 0) + (z ?? 0);
+  }
   return out;
 }
 
@@ -168,15 +225,15 @@ export function estimateContext(
   const parts = itemParts(projection, counts, family, options);
   const items = counts.items.map((item, k): ItemTokens => {
     const part = parts[k] as ItemParts;
-    return {
-      index: item.index,
-      role: item.role,
-      sources: item.sources,
-      tokens: partTokens(part, c),
-      basis: part.replayed === undefined ? "tokenizer" : "recorded-output",
-      vocab: sumVocab(part.text, part.thinking, part.toolArgs),
-      imageTokens: part.imageTokens,
-    };
+    return new Tokens(
+      item.index,
+      item.role,
+      item.sources,
+      partTokens(part, c),
+      part.replayed === undefined ? "tokenizer" : "recorded-output",
+      sumVocab(part.text, part.thinking, part.toolArgs),
+      part.imageTokens,
+    );
   });
   return {
     family,

@@ -135,6 +135,35 @@ function countPieces(counter: TokenCounter, pieces: PromptPieces, names: readonl
 
 type PieceCounts = Pick<ItemCounts, "text" | "thinking" | "toolArgs" | "images" | "opaque">;
 
+/**
+ * One item's counts. Results made per item are class instances, not object literals: V8 watches the objects each
+ * literal makes, and once a literal's objects outlive a young-generation collection (a first count of a long path
+ * keeps thousands of them alive for a while) it allocates all that literal's later objects in the old generation
+ * ("allocation-site pretenuring"), where each re-count's short-lived results then pile up until a full
+ * collection. Re-counting 4,008 items took 5.9 ms with literals and 1.1 ms with classes (Node 20).
+ */
+class CountedItem implements ItemCounts {
+  readonly text: VocabCounts;
+  readonly thinking: VocabCounts;
+  readonly toolArgs: VocabCounts;
+  readonly images: readonly (ImageSize | undefined)[];
+  readonly opaque: number;
+
+  constructor(
+    readonly index: number,
+    readonly role: ItemRole,
+    readonly messages: readonly number[],
+    readonly sources: readonly number[],
+    counts: PieceCounts,
+  ) {
+    this.text = counts.text;
+    this.thinking = counts.thinking;
+    this.toolArgs = counts.toolArgs;
+    this.images = counts.images;
+    this.opaque = counts.opaque;
+  }
+}
+
 /** Counts every payload item of a projection, and its system prompt and tools, under `names`. */
 export function countPayload(
   projection: Projection,
@@ -152,17 +181,7 @@ export function countPayload(
     if (role === "system") systemItems.push(item);
     const sources = projection.itemSources[index] ?? [];
     const counts = counter.countItem(item, names, key);
-    items.push({
-      index,
-      role,
-      messages,
-      sources,
-      text: counts.text,
-      thinking: counts.thinking,
-      toolArgs: counts.toolArgs,
-      images: counts.images,
-      opaque: counts.opaque,
-    });
+    items.push(new CountedItem(index, role, messages, sources, counts));
   });
   const system = systemPieces(body, systemItems);
   const tools = toolsText(body);
