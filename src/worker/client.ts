@@ -13,7 +13,7 @@ import type {
 } from "./protocol.ts";
 import type { RuleSettings } from "../core/project/rules.ts";
 import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
-import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
+import type { PageTokenCount, SessionTokenAccuracy } from "./tokens-engine.ts";
 import type { Result } from "../core/result.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
 import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
@@ -50,7 +50,7 @@ export interface SessionClient {
     leaf: number,
     settings: RuleSettings,
     model: string | undefined,
-  ): Promise<TokenCountResult | undefined>;
+  ): Promise<PageTokenCount | undefined>;
   /** The projection's request body as pretty JSON, or one item of its main list: what the payload view copies. */
   payloadJson(
     key: string,
@@ -240,7 +240,7 @@ export class ProtocolClient implements SessionClient {
     leaf: number,
     settings: RuleSettings,
     model: string | undefined,
-  ): Promise<TokenCountResult | undefined> {
+  ): Promise<PageTokenCount | undefined> {
     const r = await this.#latestWins("tokens", (id) => ({ type: "tokens", requestId: id, key, leaf, settings, model }));
     return r?.type === "tokens" ? r.result : undefined;
   }

@@ -20,7 +20,7 @@ import {
 } from "./projection.ts";
 import type { Projection } from "../core/project/project.ts";
 import type { Result } from "../core/result.ts";
-import { TokensEngine, type TokenizerLoader } from "./tokens-engine.ts";
+import { countForPage, TokensEngine, type TokenizerLoader } from "./tokens-engine.ts";
 import { changedRules, projectionOptions, type RuleSettings } from "../core/project/rules.ts";
 import { createSnapshotFor } from "../core/snapshot/create.ts";
 import { DEFAULT_CHOICES } from "../core/snapshot/export.ts";
@@ -97,7 +97,7 @@ export class SessionEngine {
         }
         case "tokens": {
           const result = await this.#count(request.key, request.leaf, request.settings, request.model);
-          return this.#post({ type: "tokens", requestId: request.requestId, result });
+          return this.#post({ type: "tokens", requestId: request.requestId, result: countForPage(result) });
         }
         case "models": {
           const { requestId, text } = request;

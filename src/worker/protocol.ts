@@ -7,7 +7,7 @@ import type { TreeFilter } from "../core/session/filter.ts";
 import type { FileKind } from "../core/session/types.ts";
 import type { RuleSettings } from "../core/project/rules.ts";
 import type { ProjectionAnswer, RuleEffect } from "./projection.ts";
-import type { SessionTokenAccuracy, TokenCountResult } from "./tokens-engine.ts";
+import type { PageTokenCount, SessionTokenAccuracy } from "./tokens-engine.ts";
 import type { Result } from "../core/result.ts";
 import type { ModelInfo } from "../core/llm/types.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
@@ -206,7 +206,7 @@ export type Response =
    */
   | { readonly type: "items"; readonly requestId: number; readonly items: readonly unknown[] }
   | { readonly type: "ruleEffects"; readonly requestId: number; readonly effects: readonly RuleEffect[] }
-  | { readonly type: "tokens"; readonly requestId: number; readonly result: TokenCountResult }
+  | { readonly type: "tokens"; readonly requestId: number; readonly result: PageTokenCount }
   | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }
   | { readonly type: "payloadJson"; readonly requestId: number; readonly json: string }
   | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<ShareStart> }

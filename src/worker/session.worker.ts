@@ -19,6 +19,7 @@ const transferred = (response: Response): Transferable[] => {
     const { view } = response.answer;
     return [...packedListBuffers(view.itemSources), view.path.buffer as ArrayBuffer];
   }
+  if (response.type === "tokens") return [response.result.tokens.itemTokens.buffer as ArrayBuffer];
   return [];
 };
 

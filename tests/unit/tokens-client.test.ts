@@ -23,7 +23,9 @@ describe("token counts through the session client", () => {
     const result = await sessions.tokens("s1", 6, pi, undefined);
     expect(loaded).toEqual(["claude"]);
     expect(result?.tokens.total).toMatchObject({ kind: "exact", value: PROMPTS[3] });
-    expect(result?.tokens.items).toHaveLength(7);
+    // One number per payload item, packed for the page: together they are the messages' estimate.
+    expect(result?.tokens.itemTokens).toHaveLength(7);
+    expect([...result!.tokens.itemTokens].reduce((sum, t) => sum + t, 0)).toBeCloseTo(result!.tokens.messages, 6);
     await sessions.tokens("s1", 7, pi, "openai/gpt-5.2");
     expect(loaded).toEqual(["claude", "o200k"]);
   });
@@ -46,7 +48,7 @@ describe("token counts through the session client", () => {
     const older = sessions.tokens("s1", 5, pi, undefined);
     const newer = sessions.tokens("s1", 7, pi, undefined);
     expect(await older).toBeUndefined();
-    expect((await newer)?.tokens.items).toHaveLength(8);
+    expect((await newer)?.tokens.itemTokens).toHaveLength(8);
   });
 
   it("measures both estimators on the session's turns, and uses that error for calibrated totals", async () => {

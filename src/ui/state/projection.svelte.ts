@@ -13,7 +13,7 @@ import {
 import { err, ok, type Result } from "../../core/result.ts";
 import type { SessionClient } from "../../worker/client.ts";
 import type { ProjectionAnswer, RuleEffect } from "../../worker/projection.ts";
-import type { SessionTokenAccuracy, TokenCountResult } from "../../worker/tokens-engine.ts";
+import type { PageTokenCount, SessionTokenAccuracy } from "../../worker/tokens-engine.ts";
 import { PayloadViewMemory } from "../payload/payload-view.svelte.ts";
 import { modelsJson } from "../rules/custom-models.svelte.ts";
 import { loadModelsJson, loadRulesStore, saveModelsJson, saveRulesStore } from "./persistence.ts";
@@ -30,7 +30,7 @@ export class ProjectionState {
   answer: ProjectionAnswer | undefined = $state.raw(undefined);
   effects: readonly RuleEffect[] | undefined = $state.raw(undefined);
   /** Token counts of the current projection (counted after it is shown). */
-  tokens: TokenCountResult | undefined = $state.raw(undefined);
+  tokens: PageTokenCount | undefined = $state.raw(undefined);
   tokensError: string | undefined = $state(undefined);
   /** How well the estimators did on this session's recorded requests, measured once per session. */
   accuracy: SessionTokenAccuracy | undefined = $state.raw(undefined);
