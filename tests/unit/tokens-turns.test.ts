@@ -70,6 +70,24 @@ describe("estimateTurns", () => {
     expect(a4.first).toBe(0);
   });
 
+  it("takes the system prompt and tools from the first request since a resume (a pause of over 30 minutes)", () => {
+    const resumed = (timestamp: string) =>
+      session(
+        header(),
+        user("u1", null, "hi"),
+        assistant("a1", "u1", "hello", { usage: usage(3000, 10) }),
+        { ...user("u2", "a1", "back again"), timestamp },
+        assistant("a2", "u2", "welcome back", { usage: usage(3500, 10) }),
+        user("u3", "a2", "go on"),
+        assistant("a3", "u3", "going", { usage: usage(3600, 10) }),
+      );
+    const a3 = (text: string) => turnFeatures(ourSession(text), counter()).find((f) => f.turn.id === "a3")!;
+    // Hours after a1: pi was restarted before u2, so a2 is the first request with the system prompt a3 was sent.
+    expect(a3(resumed("2026-06-01T12:00:00.000Z"))).toMatchObject({ first: 1, previous: 1 });
+    // A timestamp that does not parse is no pause.
+    expect(a3(resumed("noon, the next day"))).toMatchObject({ first: 0, previous: 1 });
+  });
+
   it("takes the system prompt size only from a request of the same model", () => {
     const text = session(
       header(),

@@ -13,7 +13,7 @@ import { countPayload, type TokenCounter } from "./count.ts";
 import { FAMILY_COEFFICIENTS, familyOf, type FamilyCoefficients, type FamilyId } from "./family.ts";
 import type { TokenizerName } from "./tokenizer.ts";
 import { recordedTurns, turnRequest, type RecordedTurn } from "./turns.ts";
-import { fieldText } from "../session/describe.ts";
+import { entryTime } from "../session/times.ts";
 
 /** What the estimators know about one recorded turn: its request's features and its usable anchors. */
 export interface TurnFeatures {
@@ -31,18 +31,13 @@ export interface TurnFeatures {
   readonly error?: string;
 }
 
-const modelKey = (t: RecordedTurn): string => `${t.provider}/${t.modelId}`;
+const sameModel = (a: RecordedTurn, b: RecordedTurn): boolean => a.provider === b.provider && a.modelId === b.modelId;
 
 /**
  * A pause this long between two entries on a path is taken for a resume: pi was restarted, and its system prompt
  * (which holds the date, AGENTS.md, the tools) may have changed.
  */
 export const RESUME_GAP_MS = 30 * 60 * 1000;
-
-const entryTime = (tree: EntryTree, index: number): number => {
-  const time = Date.parse(fieldText(tree.entries[index]?.raw["timestamp"] ?? ""));
-  return Number.isNaN(time) ? Number.NaN : time;
-};
 
 /**
  * The anchors of a turn among the earlier turns of the same model on its path: the earliest one since the last
@@ -59,13 +54,12 @@ function anchorsOf(
   let previous: number | undefined;
   let compactionSeen = false;
   let resumeSeen = false;
-  const key = modelKey(turn);
   let child = turn.entry;
   for (let node = tree.parentOf[turn.entry]; node !== undefined; child = node, node = tree.parentOf[node]) {
     if (entryTime(tree, child) - entryTime(tree, node) > RESUME_GAP_MS) resumeSeen = true;
     if (tree.entries[node]?.type === "compaction") compactionSeen = true;
     const position = positionOf.get(node);
-    if (position === undefined || modelKey(turns[position] as RecordedTurn) !== key) continue;
+    if (position === undefined || !sameModel(turns[position] as RecordedTurn, turn)) continue;
     firstAtAll = position;
     if (!resumeSeen) firstSinceResume = position;
     if (previous === undefined && !compactionSeen) previous = position;

@@ -11,7 +11,7 @@ import { countPayload, type TokenCounter } from "./count.ts";
 import { RESUME_GAP_MS } from "./estimate.ts";
 import { familyOf, tokenizersFor, type Family } from "./family.ts";
 import { recordedTurns, turnRequest, type RecordedTurn } from "./turns.ts";
-import { fieldText } from "../session/describe.ts";
+import { entryTime } from "../session/times.ts";
 
 /** A number with what it is. */
 export type TokenFigure =
@@ -59,24 +59,6 @@ interface Anchors {
   readonly first: RecordedTurn | undefined;
 }
 
-/** Entry timestamps in ms, parsed once per session (every count walks the whole path looking for resumes). */
-const entryTimes = new WeakMap<EntryTree, Float64Array>();
-
-function timeOf(tree: EntryTree, index: number): number {
-  let times = entryTimes.get(tree);
-  if (!times) {
-    times = new Float64Array(tree.entries.length).fill(Number.NaN);
-    entryTimes.set(tree, times);
-  }
-  let time = times[index] as number;
-  if (Number.isNaN(time)) {
-    time = Date.parse(fieldText(tree.entries[index]?.raw["timestamp"]));
-    // An unparseable timestamp stays NaN, as Date.parse gave before: gaps with it are never over the limit.
-    if (!Number.isNaN(time)) times[index] = time;
-  }
-  return time;
-}
-
 function findAnchors(tree: EntryTree, projection: Projection, turns: readonly RecordedTurn[]): Anchors {
   const byEntry = new Map(turns.map((t) => [t.entry, t]));
   const exact = (tree.children[projection.leaf] ?? [])
@@ -91,7 +73,7 @@ function findAnchors(tree: EntryTree, projection: Projection, turns: readonly Re
   for (let k = path.length - 1; k >= 0; k -= 1) {
     const node = path[k] as number;
     const child = path[k + 1];
-    if (child !== undefined && timeOf(tree, child) - timeOf(tree, node) > RESUME_GAP_MS) resumeSeen = true;
+    if (child !== undefined && entryTime(tree, child) - entryTime(tree, node) > RESUME_GAP_MS) resumeSeen = true;
     if (tree.entries[node]?.type === "compaction") compactionSeen = true;
     const turn = byEntry.get(node);
     if (!turn || !sameModel(turn, projection)) continue;
