@@ -50,8 +50,8 @@ export type PageTokens = Omit<ProjectionTokens, "items"> & {
 
 /**
  * What the page shows of a count. Structured clone rebuilds every object it carries on the page's thread: the
- * items of a long uncompacted path as objects (41,336 of them, each with its sources and vocabularies) took 127 ms
- * to read there, one Float64Array of their numbers about 1 ms.
+ * items of a long uncompacted path as objects (41,336 of them, each with its sources and vocabularies) take V8
+ * 127 ms to deserialise, one Float64Array of their numbers about 1 ms.
  */
 export function countForPage(result: TokenCountResult): PageTokenCount {
   const { items, ...whole } = result.tokens;
