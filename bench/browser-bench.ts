@@ -167,8 +167,9 @@ async function openFile(page: Page, path: string, entries: number): Promise<Load
 }
 
 /**
- * Switches compaction off with the payload view open: the page is sent the payload of the whole path (tens of
- * thousands of items, tens of MB of text) and must not be held while it reads and shows it.
+ * Switches compaction off with the payload view open: the payload becomes that of the whole path (tens of thousands
+ * of items, tens of MB of text); the page is sent its first items and reads the others as they are shown, and must
+ * not be held while it does.
  */
 async function compactionOff(page: Page) {
   const facts = page.getByRole("region", { name: "Provider payload" }).locator(".facts");

@@ -59,6 +59,15 @@ export interface SessionClient {
     model: string | undefined,
     item: number | undefined,
   ): Promise<string>;
+  /** Items `[start, end)` of the projection's main list as the page holds them (a long list's answer has the first). */
+  payloadItems(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+    start: number,
+    end: number,
+  ): Promise<readonly unknown[]>;
   /** Both estimators measured on the session's recorded turns (slow on long sessions: ask once). */
   accuracy(key: string): Promise<SessionTokenAccuracy>;
   /**
@@ -102,18 +111,6 @@ interface Pending {
   readonly resolve: (response: Response) => void;
   readonly reject: (error: Error) => void;
   readonly onProgress?: (p: LoadProgress) => void;
-  /** Slices of a payload list sent ahead of the answer ("items"), in order. */
-  parts?: (readonly unknown[])[];
-}
-
-/** A "project" answer whose payload list came partly ahead in "items" messages, with its list whole again. */
-function withParts(response: Response, parts: readonly (readonly unknown[])[]): Response {
-  if (response.type !== "project" || !response.answer.ok) return response;
-  const { view } = response.answer;
-  const { payload } = view;
-  const list = ([] as unknown[]).concat(...parts, payload.body[payload.listKey] as readonly unknown[]);
-  const body = { ...payload.body, [payload.listKey]: list };
-  return { ...response, answer: { ok: true, view: { ...view, payload: { ...payload, body } } } };
 }
 
 /**
@@ -150,9 +147,8 @@ export class ProtocolClient implements SessionClient {
     const pending = this.#pending.get(response.requestId);
     if (!pending) return;
     if (response.type === "progress") return pending.onProgress?.(response.progress);
-    if (response.type === "items") return void (pending.parts ??= []).push(response.items);
     this.#pending.delete(response.requestId);
-    pending.resolve(pending.parts ? withParts(response, pending.parts) : response);
+    pending.resolve(response);
   }
 
   /** True while some request waits for its answer. */
@@ -257,6 +253,29 @@ export class ProtocolClient implements SessionClient {
       .response;
     if (r.type === "payloadJson") return r.json;
     throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to a payload JSON request.`);
+  }
+
+  /** Items of the projection's main list as the page holds them (see the "payloadItems" request). */
+  async payloadItems(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+    start: number,
+    end: number,
+  ): Promise<readonly unknown[]> {
+    const r = await this.#request((id) => ({
+      type: "payloadItems",
+      requestId: id,
+      key,
+      leaf,
+      settings,
+      model,
+      start,
+      end,
+    })).response;
+    if (r.type === "payloadItems") return r.items;
+    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to a payload items request.`);
   }
 
   async accuracy(key: string): Promise<SessionTokenAccuracy> {

@@ -7,7 +7,7 @@ import { searchEntries } from "../core/session/filter.ts";
 import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
-import { listSlices, payloadJson } from "./page-payload.ts";
+import { pageItemsOf, payloadJson } from "./page-payload.ts";
 import { summarizeSession } from "./summarize.ts";
 import {
   contributions,
@@ -15,7 +15,6 @@ import {
   projectForView,
   ruleAlternatives,
   ruleEffect,
-  type ProjectionAnswer,
   type RuleEffect,
 } from "./projection.ts";
 import type { Projection } from "../core/project/project.ts";
@@ -83,13 +82,19 @@ export class SessionEngine {
           const tree = this.#tree(request.key);
           const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
           const answer = projectForView(tree, request.leaf, request.settings, request.model, projected);
-          return this.#postProjection(request.requestId, answer);
+          return this.#post({ type: "project", requestId: request.requestId, answer });
         }
         case "payloadJson": {
           const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
           if (!projected.ok) throw new Error(`There is no payload here: ${projected.error}.`);
           const json = payloadJson(projected.value.payload, request.item);
           return this.#post({ type: "payloadJson", requestId: request.requestId, json });
+        }
+        case "payloadItems": {
+          const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
+          if (!projected.ok) throw new Error(`There is no payload here: ${projected.error}.`);
+          const items = pageItemsOf(projected.value.payload, request.start, request.end);
+          return this.#post({ type: "payloadItems", requestId: request.requestId, items });
         }
         case "ruleEffects": {
           const effects = await this.#ruleEffects(request);
@@ -176,24 +181,6 @@ export class SessionEngine {
     useModels(models);
     this.#last = undefined;
     this.#tokens.modelsChanged();
-  }
-
-  /**
-   * A projection answer, with its payload's main list sent ahead in slices when it is long (see `listSlices`):
-   * the page reads each message in a task of its own.
-   */
-  #postProjection(requestId: number, answer: ProjectionAnswer): void {
-    const payload = answer.ok ? answer.view.payload : undefined;
-    const list = payload?.body[payload.listKey];
-    const slices = Array.isArray(list) ? listSlices(list) : [];
-    if (!answer.ok || !payload || slices.length <= 1) return this.#post({ type: "project", requestId, answer });
-    for (const items of slices.slice(0, -1)) this.#post({ type: "items", requestId, items });
-    const body = { ...payload.body, [payload.listKey]: slices.at(-1) };
-    this.#post({
-      type: "project",
-      requestId,
-      answer: { ok: true, view: { ...answer.view, payload: { ...payload, body } } },
-    });
   }
 
   async #load(request: Extract<Request, { type: "load" }>): Promise<void> {

@@ -67,22 +67,42 @@ function pageItem(item: unknown, list: readonly unknown[], body: unknown): unkno
 
 /**
  * The request body as the page holds it: its main list's provenance travels packed beside it (the view's
- * `itemSources`), not as the payload's `origins`, a small array per item.
+ * `itemSources`), not as the payload's `origins`, a small array per item. Of a long main list only the first items
+ * come (`body[listKey]` holds them; `listLength` says how many there are): the page reads the others as they are
+ * scrolled to ("payloadItems"), so it never deserialises, or holds, tens of thousands of items nobody looks at.
  */
-export type PagePayload = Pick<PayloadResult, "body" | "listKey">;
+export interface PagePayload extends Pick<PayloadResult, "body" | "listKey"> {
+  /** How many items the main list has; `body[listKey]` holds the first of them (all, for a short list). */
+  readonly listLength: number;
+}
 
-/** The payload with stand-ins for its images: what the worker posts to the page. */
-export function payloadForPage(payload: PayloadResult): PagePayload {
+/**
+ * The payload with stand-ins for its images: what the worker posts to the page. The main list's items come as far
+ * as `budget` characters of text (see `textWeight`): a list under it comes whole.
+ */
+export function payloadForPage(payload: PayloadResult, budget = FIRST_ITEMS_CHARS): PagePayload {
   const { body, listKey } = payload;
   const out: Json = {};
+  let listLength = 0;
   for (const key of Object.keys(body)) {
     const value = body[key];
-    out[key] =
-      key === listKey && Array.isArray(value)
-        ? value.map((item) => pageItem(item, value, body))
-        : standIn(value, key, body, undefined, false);
+    if (key === listKey && Array.isArray(value)) {
+      listLength = value.length;
+      out[key] = leadingItems(value, body, budget);
+    } else out[key] = standIn(value, key, body, undefined, false);
   }
-  return { body: out, listKey };
+  return { body: out, listKey, listLength };
+}
+
+/** The main list's items `[start, end)` as the page holds them (images and long strings stood in for). */
+export function pageItemsOf(payload: PayloadResult, start: number, end: number): unknown[] {
+  const list = payload.body[payload.listKey];
+  if (!Array.isArray(list)) throw new Error("The payload has no main list.");
+  if (!(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= list.length))
+    throw new Error(`The payload has no items ${start}–${end} (it has ${list.length}).`);
+  const items: unknown[] = [];
+  for (let i = start; i < end; i += 1) items.push(pageItem(list[i], list, payload.body));
+  return items;
 }
 
 /**
@@ -98,11 +118,11 @@ export function payloadJson(payload: PayloadResult, item: number | undefined): s
 }
 
 /**
- * How much text one message to the page may carry, in characters. The page reads a message in one task: Chromium
- * read the 41,336 items of a whole 100 MB session's path (48 million characters of JSON) in about 190 ms, so a
- * slice is a task of a few ms, and even an item far over the budget (it is never cut) is one task of its own.
+ * How much text of the main list's items a projection answer carries, in characters. The page reads a message in
+ * one task: Chromium read the 41,336 items of a whole 100 MB session's path (48 million characters of JSON) in about
+ * 190 ms, so this is a few ms, and a list of a few hundred ordinary messages comes whole.
  */
-export const SLICE_CHARS = 1_000_000;
+export const FIRST_ITEMS_CHARS = 1_000_000;
 
 /** Characters of text in `value` (strings and keys), plus a little for every other value: what cloning it reads. */
 function textWeight(value: unknown): number {
@@ -115,23 +135,15 @@ function textWeight(value: unknown): number {
   return weight;
 }
 
-/**
- * The items of a payload's main list, cut wherever the text so far passes `budget` characters (an item is never
- * cut): posted one slice per message, the page reads the list of a whole uncompacted path (tens of thousands of
- * items, tens of MB) in short tasks instead of one that holds the page for half a second. A short list is one slice.
- */
-export function listSlices<T>(items: readonly T[], budget = SLICE_CHARS): T[][] {
-  const slices: T[][] = [];
-  let start = 0;
+/** The page's items from the start of `list` up to the one whose text passes `budget` (at least one item). */
+function leadingItems(list: readonly unknown[], body: unknown, budget: number): unknown[] {
+  const items: unknown[] = [];
   let weight = 0;
-  for (let i = 0; i < items.length; i += 1) {
-    weight += textWeight(items[i]);
-    if (weight >= budget) {
-      slices.push(items.slice(start, i + 1));
-      start = i + 1;
-      weight = 0;
-    }
+  for (const item of list) {
+    if (weight >= budget) break;
+    const made = pageItem(item, list, body);
+    weight += textWeight(made);
+    items.push(made);
   }
-  if (start < items.length || slices.length === 0) slices.push(items.slice(start));
-  return slices;
+  return items;
 }

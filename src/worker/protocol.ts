@@ -163,6 +163,20 @@ export type Request =
     }
   | {
       /**
+       * Items `[start, end)` of the projection's main list as the page holds them (see worker/page-payload.ts): a
+       * long list's answer carries only its first items, and the payload view reads the rest as they come into view.
+       */
+      readonly type: "payloadItems";
+      readonly requestId: number;
+      readonly key: string;
+      readonly leaf: number;
+      readonly settings: RuleSettings;
+      readonly model: string | undefined;
+      readonly start: number;
+      readonly end: number;
+    }
+  | {
+      /**
        * The person's models.json (pi's ~/.pi/agent/models.json): every later lookup of a model sees its custom
        * models and overrides, as pi's model registry does. Undefined text: pi-ai's own models only again.
        */
@@ -200,15 +214,11 @@ export type Response =
   | { readonly type: "entry"; readonly requestId: number; readonly detail: EntryDetail }
   | { readonly type: "search"; readonly requestId: number; readonly matches: Int32Array }
   | { readonly type: "project"; readonly requestId: number; readonly answer: ProjectionAnswer }
-  /**
-   * Items of the payload's main list, sent ahead of a "project" answer when the list is long (one message per
-   * slice, in order); the answer's list holds the items after them.
-   */
-  | { readonly type: "items"; readonly requestId: number; readonly items: readonly unknown[] }
   | { readonly type: "ruleEffects"; readonly requestId: number; readonly effects: readonly RuleEffect[] }
   | { readonly type: "tokens"; readonly requestId: number; readonly result: PageTokenCount }
   | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }
   | { readonly type: "payloadJson"; readonly requestId: number; readonly json: string }
+  | { readonly type: "payloadItems"; readonly requestId: number; readonly items: readonly unknown[] }
   | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<ShareStart> }
   | { readonly type: "shareOutput"; readonly requestId: number; readonly answer: Result<ShareOutput> }
   | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<Comparison> }

@@ -293,6 +293,17 @@ export class WorkerSessionClient implements SessionClient {
     return (await this.#ready()).payloadJson(key, leaf, settings, model, item);
   }
 
+  async payloadItems(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+    start: number,
+    end: number,
+  ) {
+    return (await this.#ready()).payloadItems(key, leaf, settings, model, start, end);
+  }
+
   async ruleEffects(key: string, leaf: number, settings: RuleSettings, model: string | undefined) {
     return (await this.#ready()).ruleEffects(key, leaf, settings, model);
   }

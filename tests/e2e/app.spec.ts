@@ -261,6 +261,58 @@ test("a long tool output reaches the page shortened and is read whole from the w
   await expect(region.getByText("END-OF-OUTPUT")).toHaveCount(0);
 });
 
+test("a long payload list comes in part and the items scrolled to are read from the worker", async ({ page }) => {
+  // 1,500 tool results of 500 characters: about 1.6 million characters of items, more than a projection answer
+  // carries, so the page holds the first items and reads the others as they come into view.
+  const results = 1_500;
+  const text = session(
+    header({ id: "long-list" }),
+    user("u1", null, "Read every log"),
+    ...Array.from({ length: results }, (_, i) => i + 1).flatMap((n) => [
+      assistant(`a${n}`, n === 1 ? "u1" : `r${n - 1}`, [toolCall(`call_${n}`, "read", { path: `log${n}.txt` })]),
+      toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: `LOG-${n} `.padEnd(500, "x") }]),
+    ]),
+    assistant("a_last", `r${results}`, "All logs read."),
+  );
+  const items = results * 2 + 2;
+  await page.goto("/");
+  await openFiles(page, file("long-list.jsonl", text));
+  await page.getByRole("tab", { name: "Payload" }).click();
+  const region = page.getByRole("region", { name: "Provider payload" });
+  const item = (index: number) =>
+    region.getByRole("treeitem", { name: new RegExp(`^\\[${index}\\] `) }).and(region.locator('[aria-level="2"]'));
+  await expect(region).toContainText(`${items.toLocaleString("en")} messages`);
+  // The leaf's item, at the end of the list, is revealed and read.
+  await expect(item(items - 1)).toHaveAccessibleName(/assistant · "All logs read\."/);
+  await expect(item(items - 1)).toHaveAttribute("aria-current", "true");
+  await expect(item(items - 1)).toHaveAttribute("aria-expanded", "true"); // unfolded once read, as a held one is
+  // Far from both ends: read as it is scrolled to.
+  const scroller = region.locator(".scroller");
+  const last = await item(items - 1).evaluate((element) => (element as HTMLElement).offsetTop);
+  const top = Math.round((last / (items - 1)) * 1795); // a few rows above item 1800 (rows are all one height)
+  await scroller.evaluate((element, y) => element.scrollTo({ top: y }), top);
+  await expect(item(1800)).toHaveAccessibleName(/user · "LOG-900 x+…" · 1 block · tool result/);
+  await expect(region.getByText("reading…")).toHaveCount(0);
+  // Unfolding an item read this way shows its content, and the keyboard moves on through items read as they come.
+  await item(1800).click();
+  await expect(item(1800)).toHaveAttribute("aria-expanded", "true");
+  await expect(region.getByText('"tool_use_id"').first()).toBeVisible();
+  await item(1800).click();
+  await expect(item(1800)).toHaveAttribute("aria-expanded", "false");
+  for (let i = 0; i < 20; i++) await page.keyboard.press("PageDown");
+  const focused = region.locator('[role="treeitem"]:focus');
+  await expect(focused).toHaveAttribute("aria-level", "2");
+  expect(Number(await focused.getAttribute("data-item"))).toBeGreaterThan(2000);
+  await expect(focused).toHaveAccessibleName(/^\[\d+\] (user|assistant) · /);
+  // Copying an item read this way copies the worker's JSON of it.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  const at = Number(await focused.getAttribute("data-item"));
+  await focused.getByRole("button", { name: `Copy item ${at}` }).click();
+  // Items alternate: a call (item 2n - 1 reads log n) and its result (item 2n holds LOG-n).
+  const expected = at % 2 === 0 ? `LOG-${at / 2} ` : `log${(at + 1) / 2}.txt`;
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain(expected);
+});
+
 test("a leaf chosen while the session is still being shown again is the one that stays", async ({ page }) => {
   await page.goto("/");
   await openFiles(page, file("branches.jsonl", BRANCHES));

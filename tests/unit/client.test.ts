@@ -1,6 +1,6 @@
 /**
  * The worker seam through its in-process twin: slices, progress, cancel, details, search, latest-wins; and a long
- * payload list posted in slices.
+ * payload list, of which the answer carries the first items and the page reads the rest by range.
  */
 import { describe, expect, it } from "vitest";
 import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
@@ -9,8 +9,8 @@ import { ProtocolClient } from "../../src/worker/client.ts";
 import { SessionEngine } from "../../src/worker/engine.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
 import { TEXT_STAND_IN_CHARS } from "../../src/core/text-stand-in.ts";
-import { listSlices } from "../../src/worker/page-payload.ts";
-import { projectForView } from "../../src/worker/projection.ts";
+import { pageItemsOf, payloadForPage } from "../../src/worker/page-payload.ts";
+import { projectFor } from "../../src/worker/projection.ts";
 import type { LoadProgress, Response } from "../../src/worker/protocol.ts";
 import { VARIANTS } from "../fixtures/variants.ts";
 import { assistant, header, session, toolCall, toolResult, user } from "../support/build.ts";
@@ -88,17 +88,7 @@ describe("a long payload list", () => {
     assistant("a_last", `r${RESULTS}`, "All logs read."),
   );
 
-  it("is cut into slices, none cutting an item, each within the budget but for its last item", () => {
-    const items = Array.from({ length: 10 }, (_, i) => ({ role: "user", content: "x".repeat(i === 4 ? 50 : 10) }));
-    const slices = listSlices(items, 60);
-    expect(slices.flat()).toEqual(items);
-    // An item weighs its text and keys (41 or 81 here): two small ones pass 60, the long one does alone.
-    expect(slices.map((s) => s.length)).toEqual([2, 2, 1, 2, 2, 1]);
-    expect(listSlices(items.slice(0, 2))).toEqual([items.slice(0, 2)]);
-    expect(listSlices([])).toEqual([[]]);
-  });
-
-  it("reaches the page in several messages and whole, as the worker projected it", async () => {
+  it("comes with its first items, and the page reads the others by range, as the worker projected them", async () => {
     const posted: Response[] = [];
     let client: ProtocolClient | undefined = undefined;
     const engine = new SessionEngine(
@@ -110,17 +100,41 @@ describe("a long payload list", () => {
     );
     client = new ProtocolClient((request) => void engine.handle(request));
     const summary = await client.load("s", blob(long), "long.jsonl", () => undefined).done;
-    const answer = await client.project("s", summary.defaultLeaf!, PI_DEFAULTS, "openai/gpt-5.1-codex");
-    const slices = posted.filter((r) => r.type === "items");
-    expect(slices.length).toBeGreaterThanOrEqual(2);
-    expect(posted.at(-1)?.type).toBe("project");
+    const leaf = summary.defaultLeaf!;
+    const model = "openai/gpt-5.1-codex";
+    const answer = await client.project("s", leaf, PI_DEFAULTS, model);
+    if (!answer?.ok) throw new Error("no projection");
+    const { payload } = answer.view;
+    const first = payload.body[payload.listKey] as unknown[];
+    // 2.6 million characters of items: the answer carries the first million or so, and says how many there are.
+    expect(payload.listLength).toBe(RESULTS * 2 + 2);
+    expect(first.length).toBeGreaterThan(100);
+    expect(first.length).toBeLessThan(payload.listLength / 2);
 
     const tree = ourSession(long);
-    const expected = projectForView(tree, tree.defaultLeaf!, PI_DEFAULTS, "openai/gpt-5.1-codex");
-    if (!answer?.ok || !expected.ok) throw new Error("no projection");
-    const page = expected.view.payload;
-    expect(answer.view.payload.body).toEqual(page.body);
-    expect(Object.keys(answer.view.payload.body)).toEqual(Object.keys(page.body));
-    expect(answer.view.itemSources).toEqual(expected.view.itemSources);
+    const projected = projectFor(tree, leaf, PI_DEFAULTS, model);
+    if (!projected.ok) throw new Error(projected.error);
+    const whole = projected.value.payload;
+    const all = pageItemsOf(whole, 0, payload.listLength);
+    expect(first).toEqual(all.slice(0, first.length));
+    // Any range reads the same items; the rest of the body is all there.
+    const end = payload.listLength;
+    expect(await client.payloadItems("s", leaf, PI_DEFAULTS, model, end - 300, end)).toEqual(all.slice(end - 300));
+    expect(await client.payloadItems("s", leaf, PI_DEFAULTS, model, 5, 5)).toEqual([]);
+    const { [payload.listKey]: _list, ...rest } = payload.body;
+    const { [payload.listKey]: _wholeList, ...wholeRest } = payloadForPage(whole, Infinity).body;
+    expect(rest).toEqual(wholeRest);
+    await expect(client.payloadItems("s", leaf, PI_DEFAULTS, model, end - 1, end + 1)).rejects.toThrow(
+      `The payload has no items ${end - 1}–${end + 1} (it has ${end}).`,
+    );
+    expect(posted.filter((r) => r.type === "project")).toHaveLength(1);
+  });
+
+  it("comes whole when it is short", () => {
+    const tree = ourSession(long);
+    const projected = projectFor(tree, tree.defaultLeaf!, PI_DEFAULTS, "openai/gpt-5.1-codex");
+    if (!projected.ok) throw new Error(projected.error);
+    const page = payloadForPage(projected.value.payload, Infinity);
+    expect((page.body[page.listKey] as unknown[]).length).toBe(page.listLength);
   });
 });

@@ -10,7 +10,7 @@ import { projectLeaf } from "../../src/core/project/project.ts";
 import { base64Bytes } from "../../src/core/snapshot/base64.ts";
 import { countPayload, TokenCounter } from "../../src/core/tokens/count.ts";
 import type { Tokenizer } from "../../src/core/tokens/tokenizer.ts";
-import { payloadForPage, payloadJson } from "../../src/worker/page-payload.ts";
+import { pageItemsOf, payloadForPage, payloadJson } from "../../src/worker/page-payload.ts";
 import { assistant, header, session, toolCall, toolResult, user } from "../support/build.ts";
 import { ourSession } from "../support/ours.ts";
 
@@ -76,11 +76,13 @@ describe.each(MODELS)("the payload for %s/%s", (provider, id) => {
     }));
     expect(standIns(page.body)).toEqual(expect.arrayContaining(shots));
     expect(page.listKey).toBe(payload.listKey);
-    expect(Object.keys(page)).toEqual(["body", "listKey"]); // provenance travels packed beside it
+    expect(Object.keys(page)).toEqual(["body", "listKey", "listLength"]); // provenance travels packed beside it
     // Items without images are posted as they are (the same objects), and the body keeps its keys in order.
     const list = payload.body[payload.listKey] as unknown[];
     const pageList = page.body[page.listKey] as unknown[];
-    expect(pageList).toHaveLength(list.length);
+    expect(pageList).toHaveLength(list.length); // a short list comes whole
+    expect(page.listLength).toBe(list.length);
+    expect(pageItemsOf(payload, 0, list.length)).toEqual(pageList);
     list.forEach((item, i) => {
       const hasImage = /QUJDQUJD|WFlaWFla/.test(
         JSON.stringify(item, (_k, v: unknown) => (ArrayBuffer.isView(v) ? "WFlaWFla" : v)),

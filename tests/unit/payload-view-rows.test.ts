@@ -15,6 +15,7 @@ import {
   nodeRowIndex,
   rowKey,
   type JsonRow,
+  type PayloadRows,
   type NodeRow,
 } from "../../src/ui/payload/json-rows.ts";
 import { TEXT_HEAD_CHARS, textStandIn } from "../../src/core/text-stand-in.ts";
@@ -35,8 +36,8 @@ const rowsOf = (value: Record<string, unknown>, folds: FoldOverrides = NO_FOLDS,
   buildRows(value, { listKey: "messages", folds, fullStrings: full });
 
 /** The pretty text the rows stand for, one line per row (folded containers as their summaries). */
-function render(rows: readonly JsonRow[]): string[] {
-  return rows.map((row) => {
+function render(rows: Iterable<JsonRow>): string[] {
+  return [...rows].map((row) => {
     const pad = "  ".repeat(row.depth);
     if (row.kind === "close") return `${pad}${row.text}${row.comma ? "," : ""}`;
     if (row.kind === "part") return `${pad}${row.text}${row.last ? `"${row.comma ? "," : ""}` : ""}`;
@@ -48,7 +49,7 @@ function render(rows: readonly JsonRow[]): string[] {
   });
 }
 
-const node = (rows: readonly JsonRow[], id: string): NodeRow => rows[nodeRowIndex(rows, id)] as NodeRow;
+const node = (rows: PayloadRows, id: string): NodeRow => rows.at(nodeRowIndex(rows, id)) as NodeRow;
 
 describe("folding", () => {
   it("opens the body, its top-level values and the elements of short arrays; folds those of long ones", () => {
@@ -139,12 +140,12 @@ describe("buildRows", () => {
     const value = { messages: [msg("user", long)], after: 1 };
     const short = rowsOf(value);
     expect(node(short, "/messages/0/content")).toMatchObject({ long: true, full: false });
-    expect(short.some((row) => row.kind === "part")).toBe(false);
+    expect([...short].some((row) => row.kind === "part")).toBe(false);
     const full = rowsOf(value, NO_FOLDS, withMember(NO_STRINGS, "/messages/0/content", true));
-    const parts = full.filter((row) => row.kind === "part");
+    const parts = [...full].filter((row) => row.kind === "part");
     expect(parts.length).toBeGreaterThan(1);
     expect(render(full).find((line) => line.includes('end"'))).toBe('      end"');
-    const text = full.filter((row) => row.kind === "part" || ("id" in row && row.id === "/messages/0/content"));
+    const text = [...full].filter((row) => row.kind === "part" || ("id" in row && row.id === "/messages/0/content"));
     expect(text.length).toBe(parts.length + 1);
   });
 
@@ -172,7 +173,7 @@ describe("buildRows", () => {
       textOf: (s) => (s === standIn ? whole : undefined),
     });
     expect(render(read)).toEqual(render(rowsOf(real, NO_FOLDS, shown)));
-    expect(read.filter((row) => row.kind === "part")).toHaveLength(300); // 301 lines: the first is on the node row
+    expect([...read].filter((row) => row.kind === "part")).toHaveLength(300); // 301 lines: the first is on the node row
   });
 
   it("shows image data as its type and size, and typed arrays as one value", () => {
@@ -191,7 +192,7 @@ describe("buildRows", () => {
 
   it("gives every row a distinct key, even for keys that look like pointers", () => {
     const rows = rowsOf({ a: { b: [1] }, "a/b": "x", "a~1b": { c: "y" } });
-    const keys = rows.map(rowKey);
+    const keys = [...rows].map(rowKey);
     expect(new Set(keys).size).toBe(keys.length);
   });
 

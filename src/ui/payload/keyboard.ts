@@ -4,17 +4,17 @@
  * unfolded container, else its parent. Home/End, PageUp/PageDown. Enter or Space: fold or unfold a container,
  * show a long string in full or shortened again.
  */
-import type { JsonRow } from "./json-rows.ts";
+import type { RowList } from "./json-rows.ts";
 
 export type PayloadKeyAction =
   | { readonly type: "focus"; readonly row: number }
   | { readonly type: "fold"; readonly row: number; readonly open: boolean }
   | { readonly type: "string"; readonly row: number; readonly full: boolean };
 
-const isNode = (rows: readonly JsonRow[], index: number): boolean => rows[index]?.kind === "node" && index > 0;
+const isNode = (rows: RowList, index: number): boolean => index > 0 && rows.at(index)?.kind === "node";
 
 /** The nearest node row from `from` in `step` direction (inclusive), or undefined. Row 0 (the body) is skipped. */
-export function nearestNode(rows: readonly JsonRow[], from: number, step: 1 | -1): number | undefined {
+export function nearestNode(rows: RowList, from: number, step: 1 | -1): number | undefined {
   for (let i = Math.max(0, Math.min(rows.length - 1, from)); i >= 0 && i < rows.length; i += step) {
     if (isNode(rows, i)) return i;
   }
@@ -23,12 +23,12 @@ export function nearestNode(rows: readonly JsonRow[], from: number, step: 1 | -1
 
 /** What `key` does with row `focused` focused; `page` is how many rows a page is. Undefined: not a key of ours. */
 export function payloadKeyAction(
-  rows: readonly JsonRow[],
+  rows: RowList,
   focused: number,
   key: string,
   page: number,
 ): PayloadKeyAction | undefined {
-  const row = rows[focused];
+  const row = rows.at(focused);
   if (!row || row.kind !== "node") {
     const first = nearestNode(rows, 0, 1);
     return first === undefined ? undefined : { type: "focus", row: first };

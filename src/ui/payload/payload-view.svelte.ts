@@ -3,7 +3,8 @@
  * derived from the body and these; only the rows in the window (and the focused one) are rendered.
  */
 import { isTextStandIn, type TextStandIn } from "../../core/text-stand-in.ts";
-import { buildRows, nodeRowIndex, itemRow, type JsonRow } from "./json-rows.ts";
+import { buildRows, type PayloadRows } from "./json-rows.ts";
+import type { PayloadItems } from "./items.ts";
 import { NO_FOLDS, NO_STRINGS, childPointer, withFold, withMember, type FoldOverrides } from "./folding.ts";
 import { nearestNode, payloadKeyAction } from "./keyboard.ts";
 import { rowWindow, ROW_HEIGHT } from "./viewport.ts";
@@ -13,6 +14,8 @@ export interface PayloadInput {
   readonly listKey: string;
   /** The JSON of one main-list item, from the session worker: where a long string stood in for is read whole. */
   readonly json?: ((item: number) => Promise<string>) | undefined;
+  /** The main list's items when the body does not hold them all (a long list read from the worker as shown). */
+  readonly items?: PayloadItems | undefined;
 }
 
 /** The value at `pointer` (RFC 6901, relative) inside `value`, or undefined. */
@@ -28,9 +31,9 @@ function atPointer(value: unknown, pointer: string): unknown {
 }
 
 /** The node row for pointer `id`, or for its nearest ancestor shown (a fold hid it), or the first node. */
-function resolveNode(rows: readonly JsonRow[], id: string | undefined): number {
+function resolveNode(rows: PayloadRows, id: string | undefined): number {
   for (let at = id; at !== undefined && at !== ""; at = at.slice(0, Math.max(0, at.lastIndexOf("/")))) {
-    const index = nodeRowIndex(rows, at);
+    const index = rows.nodeIndex(at);
     if (index > 0) return index;
   }
   return nearestNode(rows, 1, 1) ?? 0;
@@ -66,11 +69,12 @@ export class PayloadViewState {
   readonly #input: () => PayloadInput;
   readonly #memory: () => PayloadViewMemory | undefined;
   readonly #own = new PayloadViewMemory();
-  readonly rows: readonly JsonRow[] = $derived.by(() => {
-    const { body, listKey } = this.#input();
+  readonly rows: PayloadRows = $derived.by(() => {
+    const { body, listKey, items } = this.#input();
     const { folds, fullStrings, texts, textsRead } = this.memory;
     void textsRead;
-    return buildRows(body, { listKey, folds, fullStrings, textOf: (standIn) => texts.get(standIn) });
+    const textOf = (standIn: TextStandIn) => texts.get(standIn);
+    return buildRows(body, { listKey, folds, fullStrings, textOf, ...(items ? { items } : {}) });
   });
   readonly activeIndex: number = $derived(resolveNode(this.rows, this.memory.activeId));
   readonly window = $derived(rowWindow(this.memory.scrollTop, this.height, this.rows.length));
@@ -109,7 +113,7 @@ export class PayloadViewState {
 
   /** Folds or unfolds the container at row `index`. */
   setOpen(index: number, open: boolean): void {
-    const row = this.rows[index];
+    const row = this.rows.at(index);
     if (row?.kind === "node" && row.container !== undefined && row.depth > 0)
       this.memory.folds = withFold(this.memory.folds, row.id, open);
   }
@@ -119,7 +123,7 @@ export class PayloadViewState {
    * whole first (with its item's JSON); it shows in full once it arrives.
    */
   setFull(index: number, full: boolean): void {
-    const row = this.rows[index];
+    const row = this.rows.at(index);
     if (row?.kind !== "node" || !row.long) return;
     const memory = this.memory;
     memory.fullStrings = withMember(memory.fullStrings, row.id, full);
@@ -145,7 +149,7 @@ export class PayloadViewState {
   }
 
   focusRow(index: number): void {
-    const row = this.rows[index];
+    const row = this.rows.at(index);
     if (row?.kind === "node") this.memory.activeId = row.id;
   }
 
@@ -160,12 +164,16 @@ export class PayloadViewState {
     return true;
   }
 
-  /** Unfolds main-list item `item` and returns its row index (-1 when the body has no such item). */
+  /**
+   * Unfolds main-list item `item` and returns its row index (-1 when the body has no such item). An item not read
+   * from the worker yet unfolds once it is.
+   */
   openItem(item: number): number {
-    const listRow = nodeRowIndex(this.rows, childPointer("", this.#input().listKey));
+    const listId = childPointer("", this.#input().listKey);
+    const listRow = this.rows.nodeIndex(listId);
     if (listRow > 0) this.setOpen(listRow, true);
-    const index = itemRow(this.rows, item);
-    if (index > 0) this.setOpen(index, true);
+    const index = this.rows.itemIndex(item);
+    if (index > 0) this.memory.folds = withFold(this.memory.folds, childPointer(listId, item), true);
     return index;
   }
 }

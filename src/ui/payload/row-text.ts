@@ -4,9 +4,10 @@
  */
 import { isTextStandIn } from "../../core/text-stand-in.ts";
 import { describeBinary } from "./binary.ts";
+import { NOT_READ } from "./items.ts";
 import type { NodeRow } from "./json-rows.ts";
 import { previewString, stringChunks } from "./strings.ts";
-import { describeFolded, summarizeItem } from "./summary.ts";
+import { describeFolded, describeFoldedArray, summarizeItem } from "./summary.ts";
 
 export type ValueTone = "string" | "number" | "literal" | "binary" | "bracket" | "summary";
 
@@ -41,8 +42,11 @@ function leafText(row: NodeRow): Pick<NodeText, "value" | "tone"> {
 /** The text of a node row. */
 export function nodeText(row: NodeRow): NodeText {
   const key = typeof row.key === "string" ? JSON.stringify(row.key) : undefined;
+  if (row.value === NOT_READ) return { key, summary: `[${row.item}]`, value: "reading…", tone: "summary" };
   const summary = isItemRow(row) ? summarizeItem(row.value, row.item!) : undefined;
   if (row.container === undefined) return { key, summary, ...leafText(row) };
   if (row.open) return { key, summary, value: row.container === "array" ? "[" : "{", tone: "bracket" };
-  return { key, summary, value: summary === undefined ? describeFolded(row.value) : "", tone: "summary" };
+  // An array's row knows its length (the main list's value is its items, which the page may not all hold).
+  const folded = row.container === "array" ? describeFoldedArray(row.size) : describeFolded(row.value);
+  return { key, summary, value: summary === undefined ? folded : "", tone: "summary" };
 }

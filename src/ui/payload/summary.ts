@@ -126,9 +126,12 @@ export function summarizeItem(item: unknown, index: number): string {
   return pieces.join(" · ");
 }
 
+/** `[…] 12 items`: a folded array of this many elements. */
+export const describeFoldedArray = (length: number): string => `[…] ${plural(length, "item")}`;
+
 /** `{…} text · 2 keys` or `[…] 12 items`: a folded object (with its `type` or `role` when it has one) or array. */
 export function describeFolded(value: unknown): string {
-  if (Array.isArray(value)) return `[…] ${plural(value.length, "item")}`;
+  if (Array.isArray(value)) return describeFoldedArray(value.length);
   if (!isRecord(value)) return "";
   const keys = Object.keys(value).filter((key) => value[key] !== undefined).length;
   const kind = str(value["type"]) ?? str(value["role"]);

@@ -174,6 +174,13 @@ export class ProjectionState {
     return this.#client.payloadJson(shown.key, shown.leaf, shown.settings, shown.model, item);
   }
 
+  /** Items `[start, end)` of the shown payload's main list as the view holds them (a long list comes in part). */
+  payloadItems(start: number, end: number): Promise<readonly unknown[]> {
+    const shown = this.#answered;
+    if (!shown || !this.answer?.ok) return Promise.reject(new Error("there is no payload shown"));
+    return this.#client.payloadItems(shown.key, shown.leaf, shown.settings, shown.model, start, end);
+  }
+
   /** Projects the current leaf again (after a leaf, rule or model change). */
   async refresh(key?: string, leaf?: number): Promise<void> {
     if (key !== undefined && leaf !== undefined) this.#target = { key, leaf };
