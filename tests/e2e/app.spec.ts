@@ -286,6 +286,7 @@ test("a long payload list comes in part and the items scrolled to are read from 
   await expect(item(items - 1)).toHaveAccessibleName(/assistant · "All logs read\."/);
   await expect(item(items - 1)).toHaveAttribute("aria-current", "true");
   await expect(item(items - 1)).toHaveAttribute("aria-expanded", "true"); // unfolded once read, as a held one is
+  await expect(item(items - 1)).toHaveAccessibleName(/ ~[\d,]+ tok$/); // its token count, once counted
   // Far from both ends: read as it is scrolled to.
   const scroller = region.locator(".scroller");
   const last = await item(items - 1).evaluate((element) => (element as HTMLElement).offsetTop);

@@ -31,6 +31,11 @@ export class ProjectionState {
   effects: readonly RuleEffect[] | undefined = $state.raw(undefined);
   /** Token counts of the current projection (counted after it is shown). */
   tokens: PageTokenCount | undefined = $state.raw(undefined);
+  /**
+   * The answer `tokens` were counted for. A new projection keeps showing the last totals until its own count
+   * arrives; per-item numbers are only shown against the items they were counted on (`tokensFor === answer`).
+   */
+  tokensFor: ProjectionAnswer | undefined = $state.raw(undefined);
   tokensError: string | undefined = $state(undefined);
   /** How well the estimators did on this session's recorded requests, measured once per session. */
   accuracy: SessionTokenAccuracy | undefined = $state.raw(undefined);
@@ -218,10 +223,12 @@ export class ProjectionState {
   }
 
   async #count(target: { key: string; leaf: number }, settings: RuleSettings, model: string | undefined) {
+    const answer = this.answer;
     try {
       const tokens = await this.#client.tokens(target.key, target.leaf, settings, model);
       if (tokens === undefined) return;
       this.tokens = tokens;
+      this.tokensFor = answer;
       this.tokensError = undefined;
     } catch (error) {
       this.tokens = undefined;
