@@ -164,8 +164,7 @@ interface Walk {
 /** The node row of `value` at `place`; `open` for a container the walk unfolds. */
 function makeNode(value: unknown, place: Place, walk: Walk, open: boolean): NodeRow {
   const { options } = walk;
-  const notRead = value === NOT_READ;
-  const container = notRead ? undefined : containerKind(value);
+  const container = containerKind(value); // none for an item not read (NOT_READ is a symbol)
   const { id, depth, key, holder, outer, parent, item, position, siblings, comma } = place;
   const standIn = isTextStandIn(value) ? value : undefined;
   const text = typeof value === "string" ? value : standIn && options.textOf?.(standIn);
@@ -207,7 +206,7 @@ function isUnfolded(place: Place, arrayLength: number | undefined, walk: Walk): 
 function pushNode(value: unknown, place: Place, walk: Walk): void {
   if (place.depth === 1 && place.key === walk.options.listKey && walk.items !== undefined)
     return pushList(place, walk.items, walk);
-  const container = value === NOT_READ ? undefined : containerKind(value);
+  const container = containerKind(value);
   const { holder } = place;
   const holderLength = Array.isArray(holder) ? holder.length : holder === walk.items ? walk.items?.length : undefined;
   const row = makeNode(value, place, walk, container !== undefined && isUnfolded(place, holderLength, walk));
