@@ -101,11 +101,18 @@ function summary(p: Projection, tokens: ProjectionTokens | undefined): SideSumma
   };
 }
 
-const sumTokens = (indices: readonly number[], tokens: ProjectionTokens | undefined): number | undefined => {
+/** Each main-list item's tokens by its index (0 for one not counted); undefined when the side was not counted. */
+function tokensByItem(tokens: ProjectionTokens | undefined): Float64Array | undefined {
   if (!tokens) return undefined;
-  const byIndex = new Map(tokens.items.map((item) => [item.index, item.tokens]));
-  return Math.round(indices.reduce((sum, i) => sum + (byIndex.get(i) ?? 0), 0));
-};
+  let length = 0;
+  for (const item of tokens.items) length = Math.max(length, item.index + 1);
+  const byItem = new Float64Array(length);
+  for (const item of tokens.items) byItem[item.index] = item.tokens;
+  return byItem;
+}
+
+const sumTokens = (indices: readonly number[], byItem: Float64Array | undefined): number | undefined =>
+  byItem && Math.round(indices.reduce((sum, i) => sum + (byItem[i] ?? 0), 0));
 
 function kindOf(group: ItemGroup, pairs: readonly ItemPair[]): ChangeKind {
   if (group.b.length === 0) return "removed";
@@ -163,7 +170,11 @@ function describeChange(kind: ChangeKind, group: ItemGroup, what: string, sides:
   }
 }
 
-function changeOf(group: ItemGroup, sides: Sides, tokens: [ProjectionTokens?, ProjectionTokens?]): ItemChange {
+function changeOf(
+  group: ItemGroup,
+  sides: Sides,
+  tokens: readonly [Float64Array | undefined, Float64Array | undefined],
+): ItemChange {
   const pairs = pairItems(group, sides.a.keys, sides.b.keys);
   const kind = kindOf(group, pairs);
   const fallback =
@@ -238,7 +249,9 @@ export function compareProjections(
 ): Comparison {
   const sides: Sides = { a: alignSide(a), b: alignSide(b), describer: new Describer(a, b, options.entryLabel) };
   const groups = alignItems(sides.a, sides.b);
-  const changes = groups.map((group) => changeOf(group, sides, [tokensA, tokensB]));
+  // Looked up once per side: a path with compaction off is tens of thousands of items in as many groups.
+  const byItem = [tokensByItem(tokensA), tokensByItem(tokensB)] as const;
+  const changes = groups.map((group) => changeOf(group, sides, byItem));
   const counts = { added: 0, removed: 0, changed: 0, unchanged: 0 };
   for (const change of changes) counts[change.kind] += 1;
   const sa = summary(a, tokensA);
