@@ -103,7 +103,14 @@ export interface SessionClient {
    * Prompt size and cache-reusable prefix of every request on the side's path. `slot` ("A", "B") lets two series
    * run side by side; a newer request in the same slot stops the older one, which resolves undefined.
    */
-  cacheSeries(key: string, side: CompareSide, slot: string): Promise<Result<CacheSeries> | undefined>;
+  cacheSeries(
+    key: string,
+    side: CompareSide,
+    slot: string,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<Result<CacheSeries> | undefined>;
+  /** Stops the series being measured in `slot` (nobody looks at it any more); it resolves undefined. */
+  stopSeries(slot: string): void;
 }
 
 interface Pending {
@@ -111,6 +118,7 @@ interface Pending {
   readonly resolve: (response: Response) => void;
   readonly reject: (error: Error) => void;
   readonly onProgress?: (p: LoadProgress) => void;
+  readonly onSeriesProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -147,6 +155,7 @@ export class ProtocolClient implements SessionClient {
     const pending = this.#pending.get(response.requestId);
     if (!pending) return;
     if (response.type === "progress") return pending.onProgress?.(response.progress);
+    if (response.type === "seriesProgress") return pending.onSeriesProgress?.(response.done, response.total);
     this.#pending.delete(response.requestId);
     pending.resolve(response);
   }
@@ -173,11 +182,12 @@ export class ProtocolClient implements SessionClient {
   #request(
     make: (requestId: number) => Request,
     onProgress?: (p: LoadProgress) => void,
+    handlers?: Pick<Pending, "onSeriesProgress">,
   ): { requestId: number; response: Promise<Response> } {
     const requestId = this.#nextId++;
     const request = make(requestId);
     const response = new Promise<Response>((resolve, reject) =>
-      this.#pending.set(requestId, { request, resolve, reject, ...(onProgress ? { onProgress } : {}) }),
+      this.#pending.set(requestId, { request, resolve, reject, ...(onProgress ? { onProgress } : {}), ...handlers }),
     );
     this.#send(request);
     return { requestId, response };
@@ -344,20 +354,40 @@ export class ProtocolClient implements SessionClient {
     return r?.type === "compare" ? r.answer : undefined;
   }
 
-  async cacheSeries(key: string, side: CompareSide, slot: string): Promise<Result<CacheSeries> | undefined> {
+  async cacheSeries(
+    key: string,
+    side: CompareSide,
+    slot: string,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<Result<CacheSeries> | undefined> {
+    const kind = `cacheSeries ${slot}`;
+    this.stopSeries(slot);
+    const r = await this.#latestWins(
+      kind,
+      (id) => ({ type: "cacheSeries", requestId: id, key, side }),
+      onProgress && { onSeriesProgress: onProgress },
+    );
+    return r?.type === "cacheSeries" ? r.answer : undefined;
+  }
+
+  stopSeries(slot: string): void {
     const kind = `cacheSeries ${slot}`;
     const older = this.#latest.get(kind);
-    if (older !== undefined && this.#pending.has(older)) this.#send({ type: "cancel", requestId: older });
-    const r = await this.#latestWins(kind, (id) => ({ type: "cacheSeries", requestId: id, key, side }));
-    return r?.type === "cacheSeries" ? r.answer : undefined;
+    if (older === undefined) return;
+    this.#latest.delete(kind); // what it answers now (its error, most likely) is for nobody
+    if (this.#pending.has(older)) this.#send({ type: "cancel", requestId: older });
   }
 
   /**
    * The latest request of this kind wins. Questions the app asks again when it re-selects the session after a
    * restart (`REASKED`) resolve undefined when the worker stops; the others fail with the reason.
    */
-  async #latestWins(kind: string, make: (requestId: number) => Request): Promise<Response | undefined> {
-    const { requestId, response } = this.#request(make);
+  async #latestWins(
+    kind: string,
+    make: (requestId: number) => Request,
+    handlers?: Pick<Pending, "onSeriesProgress">,
+  ): Promise<Response | undefined> {
+    const { requestId, response } = this.#request(make, undefined, handlers);
     this.#latest.set(kind, requestId);
     const r = await response.catch((error: unknown) => {
       if (error instanceof WorkerStoppedError && REASKED.has(kind)) return undefined;

@@ -30,6 +30,9 @@ import { readModelsJson } from "../core/models/models-json.ts";
 import { builtInModels, useModels } from "../core/models/registry.ts";
 import type { ModelInfo } from "../core/llm/types.ts";
 
+/** A cache series says how far it is at most this often. */
+const SERIES_PROGRESS_MS = 250;
+
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
 
@@ -157,12 +160,18 @@ export class SessionEngine {
         case "cacheSeries": {
           const { key, side, requestId } = request;
           let slice = performance.now();
-          const answer = await cacheSeriesFor(this.#tree(key), side, this.#countSide(key), async () => {
-            // Hundreds of requests: let other questions through now and then, and stop when superseded.
+          let told = -Infinity;
+          const answer = await cacheSeriesFor(this.#tree(key), side, this.#countSide(key), async (done, total) => {
+            // Say how far it is at the start and a few times a second: a long session has thousands of requests.
+            if (done === 0 || performance.now() - told >= SERIES_PROGRESS_MS) {
+              this.#post({ type: "seriesProgress", requestId, done, total });
+              told = performance.now();
+            }
+            // Let other questions through now and then, and stop when superseded or left.
             if (performance.now() - slice < 30) return;
             await new Promise((resolve) => setTimeout(resolve, 0));
             slice = performance.now();
-            if (this.#cancelled.delete(requestId)) throw new Error("The cache series was replaced by a newer one.");
+            if (this.#cancelled.delete(requestId)) throw new Error("The cache series was stopped.");
           });
           return this.#post({ type: "cacheSeries", requestId, answer });
         }

@@ -223,6 +223,8 @@ export type Response =
   | { readonly type: "shareOutput"; readonly requestId: number; readonly answer: Result<ShareOutput> }
   | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<Comparison> }
   | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }
+  /** How far a cache series is: requests measured of those on the path (first at 0, then now and then). */
+  | { readonly type: "seriesProgress"; readonly requestId: number; readonly done: number; readonly total: number }
   | { readonly type: "models"; readonly requestId: number; readonly answer: Result<ModelsInUse> }
   | { readonly type: "done"; readonly requestId: number }
   | { readonly type: "error"; readonly requestId: number; readonly message: string };

@@ -334,8 +334,12 @@ export class WorkerSessionClient implements SessionClient {
     return (await this.#ready()).compare(key, a, b, json);
   }
 
-  async cacheSeries(key: string, side: CompareSide, slot: string) {
-    return (await this.#ready()).cacheSeries(key, side, slot);
+  async cacheSeries(key: string, side: CompareSide, slot: string, onProgress?: (done: number, total: number) => void) {
+    return (await this.#ready()).cacheSeries(key, side, slot, onProgress);
+  }
+
+  stopSeries(slot: string): void {
+    this.#channel.stopSeries(slot);
   }
 }
 

@@ -1,6 +1,7 @@
 /** The Compare tab as a person uses it, on the built-in sample: another preset, another model, another leaf. */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { assistant, header, session, toolCall, toolResult, user } from "../support/build.ts";
 import { watchRequests } from "./support/requests.ts";
 
 const compare = (page: Page) => page.getByRole("region", { name: "Compare" });
@@ -112,4 +113,36 @@ test("two leaves: by typing a line, and by picking in the tree without moving A"
   await expect(changes(page)).toContainText("user message on line 23 added (in A: not on A's path)");
   await expect(changes(page)).toContainText("bash output on line 55 removed (in B: not on B's path)");
   expect(await tree.getByRole("treeitem", { selected: true }).innerText()).toBe(selected);
+});
+
+test("a long comparison is drawn 500 changes at a time, more on asking", async ({ page }) => {
+  // 700 tool calls and results: another model sends every one of the 1,402 items differently.
+  const text = session(
+    header({ id: "many-changes" }),
+    user("u1", null, "Read every log"),
+    ...Array.from({ length: 700 }, (_, i) => i + 1).flatMap((n) => [
+      assistant(`a${n}`, n === 1 ? "u1" : `r${n - 1}`, [toolCall(`call_${n}`, "read", { path: `log${n}.txt` })]),
+      toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: `log ${n}` }]),
+    ]),
+    assistant("a_last", "r700", "All logs read."),
+  );
+  await page
+    .getByLabel("Open session files")
+    .setInputFiles({ name: "many.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(text) });
+  await expect(page.getByRole("navigation", { name: "Open sessions" })).toContainText("Read every log");
+  await compare(page).getByLabel("another model").check();
+  await compare(page).getByRole("combobox", { name: "Search models" }).fill("google gemini-2.5-pro");
+  await page.getByRole("option", { name: /^google\/gemini-2\.5-pro / }).click();
+  await expect(summary(page)).toContainText("google/gemini-2.5-pro");
+  const rows = changes(page).getByRole("listitem");
+  await expect(rows).toHaveCount(500);
+  await expect(compare(page)).toContainText(/500 of 1,40\d changes shown\./);
+  await compare(page).getByRole("button", { name: "Show 500 more" }).click();
+  await expect(rows).toHaveCount(1000);
+  await compare(page)
+    .getByRole("button", { name: /^Show \d+ more$/ })
+    .click();
+  await expect(compare(page).getByRole("button", { name: /^Show \d+ more$/ })).toHaveCount(0);
+  expect(await rows.count()).toBeGreaterThan(1000);
+  await expect(compare(page)).not.toContainText("changes shown.");
 });

@@ -61,4 +61,20 @@ describe("compare and cacheSeries requests", () => {
     expect(pi.value.turns.filter((t) => t.recorded).every((t) => t.prompt?.kind === "exact")).toBe(true);
     expect(pi.value.breaks).toBe(1);
   });
+
+  it("says how far a series is, and stops one nobody looks at any more", async () => {
+    const { sessions, leaf } = await client();
+    const side = { leaf, settings: PI_DEFAULTS, model: undefined };
+    const steps: [number, number][] = [];
+    const series = (await sessions.cacheSeries("s1", side, "A", (done, total) => steps.push([done, total])))!;
+    if (!series.ok) throw new Error(series.error);
+    expect(steps[0]).toEqual([0, 16]); // at the start, with the number of requests on the path
+    expect(steps.every(([done, total]) => done < total && total === 16)).toBe(true);
+    // Stopped: it resolves undefined (not an error), and the slot measures the next series as usual.
+    const stopped = sessions.cacheSeries("s1", side, "B");
+    sessions.stopSeries("B");
+    expect(await stopped).toBeUndefined();
+    const again = (await sessions.cacheSeries("s1", side, "B"))!;
+    expect(again.ok && again.value.turns).toHaveLength(16);
+  });
 });

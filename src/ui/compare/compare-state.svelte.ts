@@ -26,6 +26,8 @@ export interface CurrentView {
 
 export interface SeriesState {
   readonly pending: boolean;
+  /** While pending: requests measured so far, of how many (once the worker has said). */
+  readonly progress?: { readonly done: number; readonly total: number };
   readonly answer?: Result<CacheSeries>;
   readonly error?: string;
 }
@@ -114,11 +116,27 @@ export class CompareState {
     const set = (state: SeriesState) => (slot === "A" ? (this.seriesA = state) : (this.seriesB = state));
     set({ pending: true });
     try {
-      const answer = await this.#client.cacheSeries(key, side, slot);
+      const answer = await this.#client.cacheSeries(key, side, slot, (done, total) => {
+        if (this.#seriesAsked[slot] === asked) set({ pending: true, progress: { done, total } });
+      });
       if (answer !== undefined) set({ pending: false, answer });
     } catch (error) {
       if (this.#seriesAsked[slot] === asked)
         set({ pending: false, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /**
+   * The comparison is no longer shown: a series still being measured is stopped (on a long session it takes the
+   * worker minutes) and asked for again by the next refresh.
+   */
+  stop(): void {
+    for (const slot of ["A", "B"] as const) {
+      if (!(slot === "A" ? this.seriesA : this.seriesB).pending) continue;
+      this.#client.stopSeries(slot);
+      this.#seriesAsked[slot] = "";
+      if (slot === "A") this.seriesA = { pending: false };
+      else this.seriesB = { pending: false };
     }
   }
 
