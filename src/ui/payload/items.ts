@@ -41,7 +41,10 @@ export class HeldItems implements PayloadItems {
 
 /** Items are read in blocks of this many (a block of ordinary messages is a few hundred KB of JSON). */
 export const ITEM_BLOCK = 128;
-/** Blocks kept at most: past this the least recently read go (and are read again if scrolled back to). */
+/**
+ * Blocks kept at most: past this the least recently used go (and are read again if scrolled back to). An unfolded
+ * item's block is used each time the rows are made, so it stays while the person scrolls far away from it.
+ */
 export const MAX_BLOCKS = 256;
 
 /** How `RemoteItems` tells the view: `track` is called by every read, `changed` when items arrive or fail. */
@@ -59,8 +62,9 @@ export class RemoteItems implements PayloadItems {
   readonly #first: readonly unknown[];
   readonly #read: (start: number, end: number) => Promise<readonly unknown[]>;
   readonly #signal: ItemsSignal;
-  /** Block number → its items, least recently read first. */
+  /** Block number → its items, least recently used first. */
   readonly #blocks = new Map<number, readonly unknown[]>();
+  #newest = -1;
   readonly #asked = new Set<number>();
   /** Blocks that could not be read: not asked for again (a new projection makes a new list). */
   readonly #failed = new Set<number>();
@@ -87,8 +91,15 @@ export class RemoteItems implements PayloadItems {
     this.#signal.track();
     if (index < this.#first.length) return index >= 0 ? this.#first[index] : NOT_READ;
     if (index >= this.length) return NOT_READ;
-    const block = this.#blocks.get(Math.floor(index / ITEM_BLOCK));
-    return block === undefined ? NOT_READ : block[index % ITEM_BLOCK];
+    const number = Math.floor(index / ITEM_BLOCK);
+    const block = this.#blocks.get(number);
+    if (block === undefined) return NOT_READ;
+    if (number !== this.#newest) {
+      this.#blocks.delete(number); // to the end: the most recently used
+      this.#blocks.set(number, block);
+      this.#newest = number;
+    }
+    return block[index % ITEM_BLOCK];
   }
 
   want(start: number, end: number): void {
@@ -121,6 +132,7 @@ export class RemoteItems implements PayloadItems {
         this.#asked.delete(block);
         const at = (block - from) * ITEM_BLOCK;
         this.#blocks.set(block, items.slice(at, at + ITEM_BLOCK));
+        this.#newest = block;
       }
       for (const oldest of this.#blocks.keys()) {
         if (this.#blocks.size <= MAX_BLOCKS) break;
