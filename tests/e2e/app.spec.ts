@@ -11,6 +11,25 @@ async function openFiles(page: Page, ...files: { name: string; mimeType: string;
   await page.getByLabel("Open session files").setInputFiles(files);
 }
 
+/** The leaf of the selection the app has saved for a reload (idb-keyval's default store), once it has. */
+function savedLeaf(page: Page): Promise<number | undefined> {
+  return page.evaluate(
+    () =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const open = indexedDB.open("keyval-store");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const read = open.result.transaction("keyval").objectStore("keyval").get("context-lens/library");
+          read.onerror = () => reject(read.error);
+          read.onsuccess = () => {
+            open.result.close();
+            resolve((read.result as { selection?: { leaf?: number } } | undefined)?.selection?.leaf);
+          };
+        };
+      }),
+  );
+}
+
 test.beforeEach(async ({ page }) => {
   // A fresh profile per test: clear what an earlier test stored.
   await page.goto("/");
@@ -133,6 +152,8 @@ test("the URL deep-links to an entry, and a reload restores sessions and selecti
   await page.goto("/#session=sess-0001&leaf=line:11");
   await page.reload();
   await expect(tree.getByRole("treeitem", { selected: true })).toContainText("Approach B done");
+  // The selection is saved a moment later (IndexedDB): reloading before that would restore the one before.
+  await expect.poll(() => savedLeaf(page)).toBe(9); // line 11 is entry 9 (entries start on line 2)
   await page.goto("/");
   await page.reload();
   await expect(tree.getByRole("treeitem", { selected: true })).toContainText("Approach B done");
