@@ -129,7 +129,10 @@ test("a long comparison is drawn 500 changes at a time, more on asking", async (
   await page
     .getByLabel("Open session files")
     .setInputFiles({ name: "many.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(text) });
-  await expect(page.getByRole("navigation", { name: "Open sessions" })).toContainText("Read every log");
+  // The file is listed a moment before its view replaces the sample's (with a Compare view of its own): wait for it.
+  await expect(
+    page.getByRole("navigation", { name: "Open sessions" }).locator('[aria-current="true"]', { hasText: "Read every log" }),
+  ).toBeVisible();
   await compare(page).getByLabel("another model").check();
   await compare(page).getByRole("combobox", { name: "Search models" }).fill("google gemini-2.5-pro");
   await page.getByRole("option", { name: /^google\/gemini-2\.5-pro / }).click();
