@@ -14,7 +14,7 @@ import { TokenCounter } from "../core/tokens/count.ts";
 import { estimateFromFeatures, turnFeatures, type TurnFeatures } from "../core/tokens/estimate.ts";
 import { familyOf, tokenizersFor } from "../core/tokens/family.ts";
 import { projectionTokens, type ProjectionTokens } from "../core/tokens/projection.ts";
-import { recordedTurns } from "../core/tokens/turns.ts";
+import { sessionTurns } from "../core/tokens/anchors.ts";
 import type { CacheStats } from "../core/tokens/cache.ts";
 import type { TurnEstimate } from "../core/tokens/estimate.ts";
 import type { Tokenizer, TokenizerName } from "../core/tokens/tokenizer.ts";
@@ -141,7 +141,7 @@ export class TokensEngine {
     if (known) return known;
     const tree = this.#tree(key);
     await this.#ensure(["o200k", "claude"]);
-    const all = recordedTurns(tree).length;
+    const all = sessionTurns(tree).length;
     const picked =
       all <= MEASURED_TURNS
         ? Array.from({ length: all }, (_, i) => i)

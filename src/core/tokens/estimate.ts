@@ -12,8 +12,8 @@ import { contextFeatures, featureTokens, itemParts, type ContextFeatures } from 
 import { countPayload, type TokenCounter } from "./count.ts";
 import { FAMILY_COEFFICIENTS, familyOf, type FamilyCoefficients, type FamilyId } from "./family.ts";
 import type { TokenizerName } from "./tokenizer.ts";
-import { recordedTurns, turnRequest, type RecordedTurn } from "./turns.ts";
-import { entryTime } from "../session/times.ts";
+import { turnRequest, type RecordedTurn } from "./turns.ts";
+import { anchorsAt, resumedAt, sessionTurns, turnPosition } from "./anchors.ts";
 
 /** What the estimators know about one recorded turn: its request's features and its usable anchors. */
 export interface TurnFeatures {
@@ -31,40 +31,19 @@ export interface TurnFeatures {
   readonly error?: string;
 }
 
-const sameModel = (a: RecordedTurn, b: RecordedTurn): boolean => a.provider === b.provider && a.modelId === b.modelId;
-
 /**
- * A pause this long between two entries on a path is taken for a resume: pi was restarted, and its system prompt
- * (which holds the date, AGENTS.md, the tools) may have changed.
+ * The anchors of a turn among the earlier turns of the same model on its path (positions in the session's
+ * recorded turns): the earliest one since the last resume (else the earliest at all), and the latest one not
+ * across a compaction.
  */
-export const RESUME_GAP_MS = 30 * 60 * 1000;
-
-/**
- * The anchors of a turn among the earlier turns of the same model on its path: the earliest one since the last
- * resume (else the earliest at all), and the latest one not across a compaction.
- */
-function anchorsOf(
-  tree: EntryTree,
-  turn: RecordedTurn,
-  positionOf: ReadonlyMap<number, number>,
-  turns: readonly RecordedTurn[],
-): { first: number | undefined; previous: number | undefined } {
-  let firstSinceResume: number | undefined;
-  let firstAtAll: number | undefined;
-  let previous: number | undefined;
-  let compactionSeen = false;
-  let resumeSeen = false;
-  let child = turn.entry;
-  for (let node = tree.parentOf[turn.entry]; node !== undefined; child = node, node = tree.parentOf[node]) {
-    if (entryTime(tree, child) - entryTime(tree, node) > RESUME_GAP_MS) resumeSeen = true;
-    if (tree.entries[node]?.type === "compaction") compactionSeen = true;
-    const position = positionOf.get(node);
-    if (position === undefined || !sameModel(turns[position] as RecordedTurn, turn)) continue;
-    firstAtAll = position;
-    if (!resumeSeen) firstSinceResume = position;
-    if (previous === undefined && !compactionSeen) previous = position;
-  }
-  return { first: firstSinceResume ?? firstAtAll, previous };
+function anchorsOf(tree: EntryTree, turn: RecordedTurn): { first: number | undefined; previous: number | undefined } {
+  const parent = tree.parentOf[turn.entry];
+  if (parent === undefined) return { first: undefined, previous: undefined };
+  const before = anchorsAt(tree, parent, turn.provider, turn.modelId);
+  // A resume between the parent and the turn puts every earlier turn before it.
+  const first = (resumedAt(tree, turn.entry) ? undefined : before.sinceResume) ?? before.atAll;
+  const position = (anchor: RecordedTurn | undefined) => (anchor ? turnPosition(tree, anchor.entry) : undefined);
+  return { first: position(first), previous: position(before.previous) };
 }
 
 /**
@@ -79,12 +58,11 @@ export function turnFeatures(
   /** Only these turns (indices into the session's recorded turns); all when absent. */
   pick?: readonly number[],
 ): TurnFeatures[] {
-  const turns = recordedTurns(tree);
-  const positionOf = new Map(turns.map((t, i) => [t.entry, i]));
+  const turns = sessionTurns(tree);
   const chosen = pick ? pick.flatMap((i) => (turns[i] ? [turns[i]] : [])) : turns;
   return chosen.map((turn) => {
     const family = familyOf(turn.modelId, turn.provider);
-    const anchors = anchorsOf(tree, turn, positionOf, turns);
+    const anchors = anchorsOf(tree, turn);
     const request = turnRequest(tree, turn, options);
     if (!request?.ok) {
       const error = request ? request.error : "the turn has no parent entry, so its request held no messages";

@@ -8,10 +8,9 @@ import type { EntryTree } from "../session/tree.ts";
 import type { ErrorStats } from "./accuracy.ts";
 import { contextFeatures, estimateContext, featureTokens, itemParts, type ContextTokens } from "./context.ts";
 import { countPayload, type TokenCounter } from "./count.ts";
-import { RESUME_GAP_MS } from "./estimate.ts";
+import { anchorsAt, turnOfModel } from "./anchors.ts";
 import { familyOf, tokenizersFor, type Family } from "./family.ts";
-import { recordedTurns, turnRequest, type RecordedTurn } from "./turns.ts";
-import { entryTime } from "../session/times.ts";
+import { turnRequest, type RecordedTurn } from "./turns.ts";
 
 /** A number with what it is. */
 export type TokenFigure =
@@ -47,10 +46,7 @@ export interface ProjectionTokenOptions {
   readonly accuracy?: ErrorStats;
 }
 
-const sameModel = (turn: RecordedTurn, projection: Projection): boolean =>
-  turn.provider === projection.model.provider && turn.modelId === projection.model.id;
-
-interface Anchors {
+interface ProjectionAnchors {
   /** The recorded request made with exactly this context, if any (a child of the leaf). */
   readonly exact: RecordedTurn | undefined;
   /** The latest recorded request of the target model on the path, not across a compaction. */
@@ -59,46 +55,19 @@ interface Anchors {
   readonly first: RecordedTurn | undefined;
 }
 
-function findAnchors(tree: EntryTree, projection: Projection, turns: readonly RecordedTurn[]): Anchors {
-  const byEntry = new Map(turns.map((t) => [t.entry, t]));
-  const exact = (tree.children[projection.leaf] ?? [])
-    .map((child) => byEntry.get(child))
-    .find((t) => t !== undefined && sameModel(t, projection));
-  let previous: RecordedTurn | undefined;
-  let firstSinceResume: RecordedTurn | undefined;
-  let firstAtAll: RecordedTurn | undefined;
-  let compactionSeen = false;
-  let resumeSeen = false;
-  const path = projection.path;
-  for (let k = path.length - 1; k >= 0; k -= 1) {
-    const node = path[k] as number;
-    const child = path[k + 1];
-    if (child !== undefined && entryTime(tree, child) - entryTime(tree, node) > RESUME_GAP_MS) resumeSeen = true;
-    if (tree.entries[node]?.type === "compaction") compactionSeen = true;
-    const turn = byEntry.get(node);
-    if (!turn || !sameModel(turn, projection)) continue;
-    firstAtAll = turn;
-    if (!resumeSeen) firstSinceResume = turn;
-    if (!previous && !compactionSeen) previous = turn;
+function findAnchors(tree: EntryTree, projection: Projection): ProjectionAnchors {
+  const { provider, id } = projection.model;
+  let exact: RecordedTurn | undefined;
+  for (const child of tree.children[projection.leaf] ?? []) {
+    exact = turnOfModel(tree, child, provider, id);
+    if (exact) break;
   }
-  return { exact, previous, first: firstSinceResume ?? firstAtAll };
+  const onPath = anchorsAt(tree, projection.leaf, provider, id);
+  return { exact, previous: onPath.previous, first: onPath.sinceResume ?? onPath.atAll };
 }
 
-/** Per session: its recorded turns, and the estimates of their requests (they never change: pi's own rules). */
-interface SessionMemo {
-  readonly turns: readonly RecordedTurn[];
-  readonly requests: Map<string, number | undefined>;
-}
-const memos = new WeakMap<EntryTree, SessionMemo>();
-
-function memoOf(tree: EntryTree): SessionMemo {
-  let memo = memos.get(tree);
-  if (!memo) {
-    memo = { turns: recordedTurns(tree), requests: new Map() };
-    memos.set(tree, memo);
-  }
-  return memo;
-}
+/** Per session: the estimates of its recorded turns' requests (they never change: pi's own rules). */
+const requestEstimates = new WeakMap<EntryTree, Map<string, number | undefined>>();
 
 /** Messages estimate of a recorded turn's own request, standalone or with replies at their recorded output. */
 function requestTokens(
@@ -108,7 +77,8 @@ function requestTokens(
   family: Family,
   replay: boolean,
 ): number | undefined {
-  const requests = memoOf(tree).requests;
+  let requests = requestEstimates.get(tree);
+  if (requests === undefined) requestEstimates.set(tree, (requests = new Map()));
   const key = `${turn.entry} ${family.id} ${replay}`;
   if (requests.has(key)) return requests.get(key);
   const request = turnRequest(tree, turn);
@@ -140,7 +110,7 @@ export function projectionTokens(
   const counts = countPayload(projection, counter, tokenizersFor(family));
   const context = estimateContext(projection, counts, { replayRecordedOutput: true }, family);
   const given = settings.options?.systemPrompt !== undefined || settings.options?.tools !== undefined;
-  const anchors = findAnchors(tree, projection, memoOf(tree).turns);
+  const anchors = findAnchors(tree, projection);
   const inferred = anchors.first === undefined ? undefined : requestTokens(tree, anchors.first, counter, family, false);
   const systemAndTools: TokenFigure | undefined = given
     ? { kind: "estimated", value: Math.round(context.system + context.tools), basis: "tokenizer, as given" }
@@ -164,7 +134,7 @@ function totalFigure(
   counter: TokenCounter,
   family: Family,
   context: ContextTokens,
-  anchors: Anchors,
+  anchors: ProjectionAnchors,
   systemAndTools: TokenFigure | undefined,
   given: boolean,
   settings: ProjectionTokenOptions,
