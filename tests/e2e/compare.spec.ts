@@ -131,7 +131,9 @@ test("a long comparison is drawn 500 changes at a time, more on asking", async (
     .setInputFiles({ name: "many.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(text) });
   // The file is listed a moment before its view replaces the sample's (with a Compare view of its own): wait for it.
   await expect(
-    page.getByRole("navigation", { name: "Open sessions" }).locator('[aria-current="true"]', { hasText: "Read every log" }),
+    page
+      .getByRole("navigation", { name: "Open sessions" })
+      .locator('[aria-current="true"]', { hasText: "Read every log" }),
   ).toBeVisible();
   await compare(page).getByLabel("another model").check();
   await compare(page).getByRole("combobox", { name: "Search models" }).fill("google gemini-2.5-pro");
