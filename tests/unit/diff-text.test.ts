@@ -1,6 +1,7 @@
 /** The diff primitives: Myers' edit script, text diffs by word and line, the structural JSON diff. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { diffJson } from "../../src/core/diff/json-diff.ts";
+import { diffJson, JsonIds } from "../../src/core/diff/json-diff.ts";
 import { Interner, shortestEdit } from "../../src/core/diff/myers.ts";
 import { dataUrlHolder } from "../../src/core/providers/common.ts";
 import { diffText, splitLines, splitWords, type TextDiff } from "../../src/core/diff/text-diff.ts";
@@ -141,5 +142,55 @@ describe("diffJson", () => {
         after: '{"type":"image_url","url":"data:image/png;base64,CCCC"}',
       },
     ]);
+  });
+
+  it("gives two values the same id exactly when their JSON is the same", () => {
+    // JSON-like values with what JSON leaves out or rewrites: undefined fields and elements, NaN, -0.
+    const value = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom(null, true, 0, -0, 1, NaN, undefined),
+        fc.constantFrom("", "a", "null", "[1]", '"a"'),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom("a", "b"), tie("value"), { maxKeys: 2 }),
+      ),
+    })).value;
+    /** The same JSON written another way: what JSON drops or rewrites, swapped for what it becomes. */
+    const rewritten = (v: unknown, inArray = false): unknown => {
+      if (Number.isNaN(v) || (inArray && v === undefined)) return null;
+      if (Object.is(v, -0)) return 0;
+      if (Array.isArray(v)) return v.map((x) => rewritten(x, true));
+      if (typeof v === "object" && v !== null)
+        return Object.fromEntries([...Object.entries(v).map(([k, x]) => [k, rewritten(x)]), ["zz", undefined]]);
+      return v;
+    };
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 4 }), (picked) => {
+        const ids = new JsonIds();
+        const values = [...picked, ...picked.map((v) => rewritten(v))];
+        for (const x of values)
+          for (const y of values) expect(ids.of(x) === ids.of(y)).toBe(JSON.stringify(x) === JSON.stringify(y));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("skips what both bodies share and still finds a change deep in a long list", () => {
+    const shared = Array.from({ length: 5_000 }, (_, i) => ({
+      role: "user",
+      content: [{ type: "text", text: `m${i}` }],
+    }));
+    const a = { messages: [...shared, { role: "user", content: [{ type: "text", text: "last" }] }] };
+    const b = { messages: [...shared, { role: "user", content: [{ type: "text", text: "changed" }] }] };
+    expect(diffJson(a, b).changes).toEqual([
+      { kind: "changed", path: "messages[5000].content[0].text", before: '"last"', after: '"changed"' },
+    ]);
+    const many = diffJson(
+      { list: shared },
+      { list: shared.map((m) => ({ ...m, role: "assistant" })) },
+      { maxChanges: 3 },
+    );
+    expect(many.changes.map((c) => c.path)).toEqual(["list[0].role", "list[1].role", "list[2].role"]);
+    expect(many.truncated).toBe(true);
   });
 });
