@@ -18,7 +18,7 @@ import type { Result } from "../core/result.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
 import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
-import type { Comparison } from "../core/diff/compare.ts";
+import type { ChangeRange, IndexedChange, PageComparison } from "./page-compare.ts";
 import type { CacheSeries } from "../core/diff/cache-series.ts";
 
 export interface LoadHandle {
@@ -98,7 +98,15 @@ export interface SessionClient {
   /** The share review is closed: its snapshot need not be held any longer. */
   shareEnd(shareId: number): Promise<void>;
   /** Two projections compared by provenance, with token and cost deltas; undefined when a newer one replaced it. */
-  compare(key: string, a: CompareSide, b: CompareSide, json: boolean): Promise<Result<Comparison> | undefined>;
+  compare(key: string, a: CompareSide, b: CompareSide, json: boolean): Promise<Result<PageComparison> | undefined>;
+  /** More changes of that comparison (see the "compareChanges" request). */
+  compareChanges(
+    key: string,
+    a: CompareSide,
+    b: CompareSide,
+    json: boolean,
+    range: ChangeRange,
+  ): Promise<readonly IndexedChange[]>;
   /**
    * Prompt size and cache-reusable prefix of every request on the side's path. `slot` ("A", "B") lets two series
    * run side by side; a newer request in the same slot stops the older one, which resolves undefined.
@@ -349,9 +357,27 @@ export class ProtocolClient implements SessionClient {
     return r.answer;
   }
 
-  async compare(key: string, a: CompareSide, b: CompareSide, json: boolean): Promise<Result<Comparison> | undefined> {
+  async compare(
+    key: string,
+    a: CompareSide,
+    b: CompareSide,
+    json: boolean,
+  ): Promise<Result<PageComparison> | undefined> {
     const r = await this.#latestWins("compare", (id) => ({ type: "compare", requestId: id, key, a, b, json }));
     return r?.type === "compare" ? r.answer : undefined;
+  }
+
+  async compareChanges(
+    key: string,
+    a: CompareSide,
+    b: CompareSide,
+    json: boolean,
+    range: ChangeRange,
+  ): Promise<readonly IndexedChange[]> {
+    const r = await this.#request((id) => ({ type: "compareChanges", requestId: id, key, a, b, json, ...range }))
+      .response;
+    if (r.type === "compareChanges") return r.changes;
+    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to a comparison changes request.`);
   }
 
   async cacheSeries(

@@ -8,6 +8,8 @@ import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
 import { pageItemsOf, payloadJson } from "./page-payload.ts";
+import { changesOf, pageComparison } from "./page-compare.ts";
+import type { Comparison } from "../core/diff/compare.ts";
 import { summarizeSession } from "./summarize.ts";
 import {
   contributions,
@@ -49,6 +51,8 @@ export class SessionEngine {
   /** The share review the dialog shows, to apply the person's choices to. */
   #share: { readonly id: number; readonly share: Share } | undefined;
   #shareId = 0;
+  /** The last comparison made, whole: the page reads its changes in parts. */
+  #comparison: { readonly signature: string; readonly comparison: Comparison } | undefined;
 
   /** `loadTokenizer` is called the first time a model family needs a vocabulary (each is its own lazy chunk). */
   constructor(post: (response: Response) => void, loadTokenizer: TokenizerLoader, sliceBytes = SLICE_BYTES) {
@@ -68,6 +72,7 @@ export class SessionEngine {
         case "remove":
           this.#sessions.delete(request.key);
           this.#last = undefined;
+          this.#comparison = undefined;
           this.#tokens.remove(request.key);
           return this.#post({ type: "done", requestId: request.requestId });
         case "entry":
@@ -153,9 +158,18 @@ export class SessionEngine {
           return this.#post({ type: "shareOutput", requestId: request.requestId, answer });
         }
         case "compare": {
-          const { key, a, b, json } = request;
-          const answer = await compareSides(this.#tree(key), a, b, this.#countSide(key), { json });
-          return this.#post({ type: "compare", requestId: request.requestId, answer });
+          const answer = await this.#compare(request);
+          return this.#post({
+            type: "compare",
+            requestId: request.requestId,
+            answer: answer.ok ? ok(pageComparison(answer.value)) : answer,
+          });
+        }
+        case "compareChanges": {
+          const answer = await this.#compare(request);
+          if (!answer.ok) throw new Error(`There is no comparison here: ${answer.error}.`);
+          const changes = changesOf(answer.value, request);
+          return this.#post({ type: "compareChanges", requestId: request.requestId, changes });
         }
         case "cacheSeries": {
           const { key, side, requestId } = request;
@@ -238,6 +252,16 @@ export class SessionEngine {
   }
 
   /** Counts one side of a comparison (or one request of a cache series) with the shared content cache. */
+  /** The comparison asked for: the last one made when it is the same, else made now (and kept). */
+  async #compare(request: Extract<Request, { type: "compare" | "compareChanges" }>): Promise<Result<Comparison>> {
+    const { key, a, b, json } = request;
+    const signature = JSON.stringify([key, a, b, json]);
+    if (this.#comparison?.signature === signature) return ok(this.#comparison.comparison);
+    const answer = await compareSides(this.#tree(key), a, b, this.#countSide(key), { json });
+    if (answer.ok) this.#comparison = { signature, comparison: answer.value };
+    return answer;
+  }
+
   #countSide(key: string): CountSide {
     return async (side, projection) =>
       (

@@ -13,7 +13,7 @@ import type { ModelInfo } from "../core/llm/types.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
 import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
-import type { Comparison } from "../core/diff/compare.ts";
+import type { IndexedChange, PageComparison } from "./page-compare.ts";
 import type { CacheSeries } from "../core/diff/cache-series.ts";
 import type { CodedStrings } from "./coded-strings.ts";
 import type { PackedStrings } from "./packed-strings.ts";
@@ -201,6 +201,21 @@ export type Request =
       readonly json: boolean;
     }
   | {
+      /**
+       * Changes `[start, end)` of a comparison (as asked with "compare"), of the list without the unchanged items or
+       * (`unchanged`) of the whole list: the answer to "compare" carries only the first ones.
+       */
+      readonly type: "compareChanges";
+      readonly requestId: number;
+      readonly key: string;
+      readonly a: CompareSide;
+      readonly b: CompareSide;
+      readonly json: boolean;
+      readonly unchanged: boolean;
+      readonly start: number;
+      readonly end: number;
+    }
+  | {
       /** Prompt size and cache-reusable prefix of every request on the path to the side's leaf. */
       readonly type: "cacheSeries";
       readonly requestId: number;
@@ -221,7 +236,8 @@ export type Response =
   | { readonly type: "payloadItems"; readonly requestId: number; readonly items: readonly unknown[] }
   | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<ShareStart> }
   | { readonly type: "shareOutput"; readonly requestId: number; readonly answer: Result<ShareOutput> }
-  | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<Comparison> }
+  | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<PageComparison> }
+  | { readonly type: "compareChanges"; readonly requestId: number; readonly changes: readonly IndexedChange[] }
   | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }
   /** How far a cache series is: requests measured of those on the path (first at 0, then now and then). */
   | { readonly type: "seriesProgress"; readonly requestId: number; readonly done: number; readonly total: number }

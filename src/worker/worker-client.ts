@@ -9,6 +9,7 @@ import { ProtocolClient, WorkerStoppedError, type LoadHandle, type SessionClient
 import type { LoadProgress, Ping, Pong, Request, Response, SessionSummary, TreeFilter } from "./protocol.ts";
 import type { RuleSettings } from "../core/project/rules.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
+import type { ChangeRange } from "./page-compare.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
 import { explainLoadFailure } from "./read-failure.ts";
 
@@ -332,6 +333,10 @@ export class WorkerSessionClient implements SessionClient {
 
   async compare(key: string, a: CompareSide, b: CompareSide, json: boolean) {
     return (await this.#ready()).compare(key, a, b, json);
+  }
+
+  async compareChanges(key: string, a: CompareSide, b: CompareSide, json: boolean, range: ChangeRange) {
+    return (await this.#ready()).compareChanges(key, a, b, json, range);
   }
 
   async cacheSeries(key: string, side: CompareSide, slot: string, onProgress?: (done: number, total: number) => void) {

@@ -5,6 +5,10 @@ import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
 import { builtInPreset } from "../../src/core/project/presets.ts";
 import { loadTokenizer } from "../../src/tokens/load.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
+import { compareSides } from "../../src/core/diff/session.ts";
+import { changeCount, FIRST_CHANGES } from "../../src/worker/page-compare.ts";
+import { ourSession } from "../support/ours.ts";
+import { assistant, header, session, toolCall, toolResult, user } from "../support/build.ts";
 
 const SAMPLE = readFileSync("src/ui/sample/sample-session.jsonl", "utf8");
 
@@ -23,11 +27,65 @@ describe("compare and cacheSeries requests", () => {
     const answer = (await sessions.compare("s1", a, b, false))!;
     if (!answer.ok) throw new Error(answer.error);
     expect(answer.value.tokenDelta).toBeLessThan(0);
-    expect(answer.value.changes.filter((c) => c.kind === "changed").every((c) => c.tokenDelta! < 0)).toBe(true);
-    expect(answer.value.changes[0]!.description).toBe("compaction summary on line 35 unchanged");
+    // The answer brings the changes that differ; the whole list, unchanged items too, is read on asking.
+    const differing = answer.value.firstChanges.map(({ change }) => change);
+    expect(differing.every((c) => c.kind !== "unchanged")).toBe(true);
+    expect(differing.filter((c) => c.kind === "changed").every((c) => c.tokenDelta! < 0)).toBe(true);
+    const all = await sessions.compareChanges("s1", a, b, false, { unchanged: true, start: 0, end: 1_000 });
+    expect(all[0]!.change.description).toBe("compaction summary on line 35 unchanged");
+    expect(all.filter(({ change }) => change.kind !== "unchanged")).toEqual(answer.value.firstChanges);
     expect(answer.value.json).toBeUndefined();
     const withJson = (await sessions.compare("s1", a, b, true))!;
     expect(withJson.ok && withJson.value.json!.changes.length).toBeGreaterThan(0);
+  });
+
+  it("sends a long comparison's first changes, and the rest in any range asked for", async () => {
+    // 600 tool calls and results; cut to 5 characters, most results change (more than the answer brings).
+    const text = session(
+      header(),
+      user("u1", null, "Read every log"),
+      ...Array.from({ length: 600 }, (_, i) => i + 1).flatMap((n) => [
+        assistant(`a${n}`, n === 1 ? "u1" : `r${n - 1}`, [toolCall(`call_${n}`, "read", { path: `log${n}.txt` })]),
+        toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: n % 10 === 0 ? "same" : `log ${n}` }]),
+      ]),
+      assistant("a_last", "r600", "All logs read."),
+    );
+    const sessions = createInProcessClient(undefined, loadTokenizer);
+    const leaf = (await sessions.load("s2", new Blob([text]), "logs.jsonl", () => undefined).done).defaultLeaf!;
+    const a = { leaf, settings: PI_DEFAULTS, model: undefined };
+    const b = { leaf, settings: { ...PI_DEFAULTS, truncateToolResults: 5 }, model: undefined };
+    const whole = await compareSides(ourSession(text), a, b);
+    if (!whole.ok) throw new Error(whole.error);
+    const changes = whole.value.changes;
+    expect(changes.filter((c) => c.kind === "changed").length).toBeGreaterThan(FIRST_CHANGES);
+    expect(changes.filter((c) => c.kind === "unchanged").length).toBeGreaterThan(600);
+    const answer = (await sessions.compare("s2", a, b, false))!;
+    if (!answer.ok) throw new Error(answer.error);
+    expect(answer.value).not.toHaveProperty("changes");
+    const indexed = (unchanged: boolean) =>
+      changes
+        .map((change, index) => ({ index, change }))
+        .filter(({ change }) => unchanged || change.kind !== "unchanged");
+    expect(answer.value.firstChanges.map(({ index, change }) => [index, change.description])).toEqual(
+      indexed(false)
+        .slice(0, FIRST_CHANGES)
+        .map(({ index, change }) => [index, change.description]),
+    );
+    for (const unchanged of [false, true]) {
+      const list = indexed(unchanged);
+      expect(changeCount(answer.value, unchanged)).toBe(list.length);
+      for (const [start, end] of [
+        [0, 3],
+        [2, 7],
+        [list.length - 2, list.length + 5],
+        [list.length, list.length + 1],
+      ]) {
+        const read = await sessions.compareChanges("s2", a, b, false, { unchanged, start: start!, end: end! });
+        expect(read.map(({ index, change }) => [index, change.description])).toEqual(
+          list.slice(start, end).map(({ index, change }) => [index, change.description]),
+        );
+      }
+    }
   });
 
   it("answers a side that cannot be projected with the reason, naming the side", async () => {

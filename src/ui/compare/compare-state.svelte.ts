@@ -4,12 +4,12 @@
  * whenever a side changes (the latest request wins).
  */
 import type { CacheSeries } from "../../core/diff/cache-series.ts";
-import type { Comparison } from "../../core/diff/compare.ts";
 import type { CompareSide } from "../../core/diff/sides.ts";
 import type { RuleSettings } from "../../core/project/rules.ts";
 import type { Preset } from "../../core/project/presets.ts";
 import type { Result } from "../../core/result.ts";
 import type { SessionClient } from "../../worker/client.ts";
+import type { ChangeRange, IndexedChange, PageComparison } from "../../worker/page-compare.ts";
 
 export type CompareBy = "preset" | "model" | "leaf";
 
@@ -46,7 +46,7 @@ export class CompareState {
   picking = $state(false);
   showJson = $state(false);
 
-  comparison: Result<Comparison> | undefined = $state.raw(undefined);
+  comparison: Result<PageComparison> | undefined = $state.raw(undefined);
   pending = $state(false);
   error: string | undefined = $state(undefined);
   seriesA: SeriesState = $state.raw({ pending: false });
@@ -54,6 +54,9 @@ export class CompareState {
 
   readonly #client: SessionClient;
   #asked = "";
+  /** What the comparison shown was asked with: more of its changes are read with the same. */
+  #shown:
+    { readonly key: string; readonly a: CompareSide; readonly b: CompareSide; readonly json: boolean } | undefined;
   readonly #seriesAsked: Record<"A" | "B", string> = { A: "", B: "" };
 
   constructor(client: SessionClient) {
@@ -97,9 +100,11 @@ export class CompareState {
 
   async #compare(key: string, a: CompareSide, b: CompareSide): Promise<void> {
     this.pending = true;
+    const json = this.showJson;
     try {
-      const answer = await this.#client.compare(key, a, b, this.showJson);
+      const answer = await this.#client.compare(key, a, b, json);
       if (answer === undefined) return; // a newer comparison is on its way
+      this.#shown = { key, a, b, json };
       this.comparison = answer;
       this.error = undefined;
       this.pending = false;
@@ -107,6 +112,13 @@ export class CompareState {
       this.error = error instanceof Error ? error.message : String(error);
       this.pending = false;
     }
+  }
+
+  /** More changes of the comparison shown (its answer carries the first ones). */
+  readChanges(range: ChangeRange): Promise<readonly IndexedChange[]> {
+    const shown = this.#shown;
+    if (!shown) return Promise.reject(new Error("no comparison is shown"));
+    return this.#client.compareChanges(shown.key, shown.a, shown.b, shown.json, range);
   }
 
   async #series(slot: "A" | "B", key: string, side: CompareSide): Promise<void> {
@@ -146,6 +158,7 @@ export class CompareState {
     this.#seriesAsked.A = "";
     this.#seriesAsked.B = "";
     this.comparison = undefined;
+    this.#shown = undefined;
     this.seriesA = { pending: false };
     this.seriesB = { pending: false };
   }
