@@ -105,6 +105,25 @@ test("search moves the view from hit to hit, n of m, without changing the leaf",
   await expect(search).toBeFocused();
 });
 
+test("Enter pressed before the search has answered steps through the hits of what was typed", async ({ page }) => {
+  const tree = await openTall(page);
+  const search = page.getByRole("searchbox", { name: "Search entries" });
+  const status = page.locator("search").getByRole("status");
+  const hit = tree.getByRole("treeitem", { name: /current search hit/ });
+  await search.fill("carry");
+  await expect(status).toHaveText("1 of 147");
+  // A new query and Enter in one task: the worker cannot have answered the query when Enter arrives, so the
+  // step must wait for its hits rather than step through the old ones (which the new hits then replace).
+  await search.evaluate((input: HTMLInputElement) => {
+    input.value = "zebra";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+  });
+  await expect(status).toHaveText("2 of 3");
+  await expect(hit).toHaveAccessibleName(/^User: Turn 60:/);
+  await centred(tree, hit).toBe(true);
+});
+
 test("a hit that arrives once focus is in the tree takes the focus with it", async ({ page }) => {
   // A quick person types a query and tabs into the tree before the worker has answered: focus lands on the
   // old tab stop, then the hit becomes the tab stop. Focus must follow it, not stay on a node that is no

@@ -101,6 +101,9 @@ export class AppState {
   #opening = 0;
   /** Rises with every selection and every leaf chosen: when they overlap, the later one wins. */
   #selecting = 0;
+  /** Searches on their way, and hit steps asked for meanwhile (see `stepHit`). */
+  #searching = 0;
+  #stepsWaiting = 0;
 
   /**
    * Opens files and shows the first. `automatic` (the first-visit sample) is shown only if the person has not
@@ -156,7 +159,13 @@ export class AppState {
   async refreshSearch(): Promise<void> {
     const key = this.selectedKey;
     if (key === undefined) return;
-    const visible = await this.#search(key, this.leaf);
+    this.#searching += 1;
+    let visible: Int32Array | undefined;
+    try {
+      visible = await this.#search(key, this.leaf);
+    } finally {
+      this.#searching -= 1;
+    }
     if (this.selectedKey !== key) return;
     this.visible = visible;
     const columns = this.selected?.entries;
@@ -165,17 +174,36 @@ export class AppState {
     // Typing on without changing what is found keeps the hit the person stepped to; new hits start at the first.
     const same = previous?.length === this.hits?.length && this.hits?.every((e, i) => e === previous?.[i]);
     if (!same) this.hit = 0;
+    // Steps asked for while the hits of what was typed were on their way are taken on those hits.
+    if (this.#searching === 0 && this.#stepsWaiting !== 0) {
+      const steps = this.#stepsWaiting;
+      this.#stepsWaiting = 0;
+      this.hit = this.#stepped(steps) ?? this.hit;
+    }
     // The layout changed: show the current hit, else the leaf again (the leaf itself stays).
     const entry = this.hits?.[this.hit] ?? this.leaf;
     if (entry !== undefined) this.centreRequest = { entry };
   }
 
-  /** Moves the tree to the next (1) or previous (-1) search hit, round the end; the leaf stays. */
+  /**
+   * Moves the tree to the next (1) or previous (-1) search hit, round the end; the leaf stays. Asked while a search
+   * is on its way (Enter pressed right after typing), the step waits for its hits.
+   */
   stepHit(delta: number): void {
+    if (this.#searching > 0) {
+      this.#stepsWaiting += delta;
+      return;
+    }
+    const hit = this.#stepped(delta);
+    if (hit === undefined) return;
+    this.hit = hit;
+    this.centreRequest = { entry: this.hits![hit]! };
+  }
+
+  #stepped(delta: number): number | undefined {
     const hits = this.hits;
-    if (!hits || hits.length === 0) return;
-    this.hit = (((this.hit + delta) % hits.length) + hits.length) % hits.length;
-    this.centreRequest = { entry: hits[this.hit]! };
+    if (!hits || hits.length === 0) return undefined;
+    return (((this.hit + delta) % hits.length) + hits.length) % hits.length;
   }
 
   /** The entries the filter and search show; undefined when they show everything. */
