@@ -151,50 +151,100 @@ function readSettings(
   return ok({ thinkingLevel, model, compaction });
 }
 
+/**
+ * Walks the path as pi's `buildSessionContext` does: every message it holds, in order, with the entry it came
+ * from, and (when `fates` is given) why each path entry is or is not there.
+ */
+function walk(
+  path: readonly SessionEntry[],
+  options: ContextOptions,
+  at: number | undefined,
+  onMessage: (message: AgentMessage, entry: number) => void,
+  fates?: ContextFate[],
+): void {
+  const append = (entry: SessionEntry, position: number): void => {
+    const result = entryMessage(entry, options);
+    if (isFate(result)) {
+      if (fates) fates[position] = result;
+      return;
+    }
+    onMessage(result, entry.index);
+    if (fates) fates[position] = IS_MESSAGE;
+  };
+  const compaction = at === undefined ? undefined : path[at];
+  if (compaction === undefined || at === undefined) {
+    for (let position = 0; position < path.length; position += 1) append(path[position] as SessionEntry, position);
+    return;
+  }
+  const raw = compaction.raw;
+  onMessage(
+    once(raw, () => ({
+      role: "compactionSummary",
+      summary: raw["summary"],
+      tokensBefore: raw["tokensBefore"],
+      timestamp: time(raw["timestamp"]),
+    })),
+    compaction.index,
+  );
+  if (fates) fates[at] = COMPACTION_SUMMARY;
+  const summarised = fates ? summarisedBy(compaction) : undefined;
+  const firstKept = raw["firstKeptEntryId"];
+  let kept = false;
+  for (let position = 0; position < at; position += 1) {
+    const entry = path[position] as SessionEntry;
+    if (entry.raw["id"] === firstKept) kept = true;
+    if (kept) append(entry, position);
+    else if (fates) fates[position] = summarised as ContextFate;
+  }
+  for (let position = at + 1; position < path.length; position += 1) append(path[position] as SessionEntry, position);
+}
+
+/** What a walk was given: walking it again gives the same messages. */
+interface Walked {
+  readonly path: readonly SessionEntry[];
+  readonly options: ContextOptions;
+  readonly at: number | undefined;
+}
+
+/** An agent context whose entry fates are worked out when first read: counting a request never reads them. */
+class WalkedContext implements AgentContext {
+  readonly #walked: Walked;
+  #fates: readonly ContextFate[] | undefined;
+
+  constructor(
+    readonly messages: readonly AgentMessage[],
+    readonly sources: readonly number[],
+    readonly thinkingLevel: string,
+    readonly model: AgentContext["model"],
+    readonly compaction: number | undefined,
+    walked: Walked,
+  ) {
+    this.#walked = walked;
+  }
+
+  get fates(): readonly ContextFate[] {
+    if (this.#fates === undefined) {
+      const { path, options, at } = this.#walked;
+      const fates = new Array<ContextFate>(path.length);
+      walk(path, options, at, () => undefined, fates);
+      this.#fates = fates;
+    }
+    return this.#fates;
+  }
+}
+
 /** pi's `buildSessionContext` over an already-walked path (root first), with provenance. */
 export function toAgentMessages(path: readonly SessionEntry[], options: ContextOptions = {}): Result<AgentContext> {
   const settings = readSettings(path);
   if (!settings.ok) return settings;
   const messages: AgentMessage[] = [];
   const sources: number[] = [];
-  const fates = new Array<ContextFate>(path.length);
-  const append = (entry: SessionEntry, position: number): void => {
-    const result = entryMessage(entry, options);
-    if (isFate(result)) {
-      fates[position] = result;
-      return;
-    }
-    messages.push(result);
-    sources.push(entry.index);
-    fates[position] = IS_MESSAGE;
-  };
   const at = options.applyCompaction === false ? undefined : settings.value.compaction;
-  const compaction = at === undefined ? undefined : path[at];
-  if (compaction === undefined || at === undefined) {
-    for (let position = 0; position < path.length; position += 1) append(path[position] as SessionEntry, position);
-  } else {
-    const raw = compaction.raw;
-    messages.push(
-      once(raw, () => ({
-        role: "compactionSummary",
-        summary: raw["summary"],
-        tokensBefore: raw["tokensBefore"],
-        timestamp: time(raw["timestamp"]),
-      })),
-    );
-    sources.push(compaction.index);
-    fates[at] = COMPACTION_SUMMARY;
-    const summarised = summarisedBy(compaction);
-    const firstKept = raw["firstKeptEntryId"];
-    let kept = false;
-    for (let position = 0; position < at; position += 1) {
-      const entry = path[position] as SessionEntry;
-      if (entry.raw["id"] === firstKept) kept = true;
-      if (kept) append(entry, position);
-      else fates[position] = summarised;
-    }
-    for (let position = at + 1; position < path.length; position += 1) append(path[position] as SessionEntry, position);
-  }
+  walk(path, options, at, (message, entry) => {
+    messages.push(message);
+    sources.push(entry);
+  });
   const { thinkingLevel, model } = settings.value;
-  return ok({ messages, sources, thinkingLevel, model, compaction: compaction?.index, fates });
+  const compaction = at === undefined ? undefined : path[at]?.index;
+  return ok(new WalkedContext(messages, sources, thinkingLevel, model, compaction, { path, options, at }));
 }

@@ -111,12 +111,23 @@ function fatesWithFailedTurns(conversation: Conversation): PathFates<EntryFate> 
   return fates;
 }
 
-/** The path, its agent messages and their LLM messages: what does not depend on the target model. */
-interface Conversation {
-  readonly path: readonly number[];
-  readonly context: AgentContext;
-  readonly llm: LlmConversion;
-  readonly fates: PathFates<EntryFate>;
+/**
+ * The path, its agent messages and their LLM messages: what does not depend on the target model. The fates of the
+ * path's entries are worked out when first read (a token count or a cache series never reads them, and on a long
+ * path they are the largest thing a projection makes).
+ */
+class Conversation {
+  #fates: PathFates<EntryFate> | undefined;
+
+  constructor(
+    readonly path: readonly number[],
+    readonly context: AgentContext,
+    readonly llm: LlmConversion,
+  ) {}
+
+  get fates(): PathFates<EntryFate> {
+    return (this.#fates ??= conversationFates(this.path, this.context, this.llm));
+  }
 }
 
 /** The options stages 5 and 6 read, as a key: two projections with the same key share their conversation. */
@@ -188,12 +199,7 @@ function makeConversation(tree: EntryTree, leaf: number, options: ProjectionOpti
           "this request and there is no payload",
       );
   }
-  return ok({
-    path: path.value,
-    context: context.value,
-    llm,
-    fates: conversationFates(path.value, context.value, llm),
-  });
+  return ok(new Conversation(path.value, context.value, llm));
 }
 
 /**
@@ -241,6 +247,7 @@ function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Res
     const line = culprit === undefined ? undefined : tree.entries[llmSources[culprit] as number]?.line;
     return line === undefined ? payload : err(`${payload.error}; it fails at line ${line} of ${tree.file.name}`);
   }
+  const dropsFailedTurns = options.transform?.dropFailedTurns !== false;
   return ok({
     leaf,
     path,
@@ -251,10 +258,9 @@ function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Res
     reasoning,
     payload: payload.value,
     itemSources: payload.value.origins.map((origin) => origin.map((i) => llmSources[i] as number)),
-    fates:
-      options.transform?.dropFailedTurns === false
-        ? conversation.value.fates
-        : fatesWithFailedTurns(conversation.value),
+    get fates() {
+      return dropsFailedTurns ? fatesWithFailedTurns(conversation.value) : conversation.value.fates;
+    },
   });
 }
 

@@ -60,9 +60,10 @@ function replayableOutputs(projection: Projection, readsThinking: (m: number) =>
   projection.llm.messages.forEach((message, m) => {
     if (message.role !== "assistant" || !isSameModel(message, projection)) return;
     if (!readsThinking(m) && hasThinking(message)) return;
-    // A rule rewrote it (dropped its thinking, redacted it): it is no longer what the model wrote.
-    const fate = projection.fates.get(projection.llmSources[m] as number);
-    if (fate?.kind === "in-context" && fate.changedBy?.length) return;
+    // A rule rewrote it (dropped its thinking, redacted it): it is no longer what the model wrote. (Read from the
+    // conversion, not the path's fates, which a count would otherwise make for every entry of a long path.)
+    const fate = projection.llm.fates[projection.llm.from[m] as number];
+    if (fate?.kind === "converted" && fate.changedBy?.length) return;
     const recorded = recordedRequest(message);
     if (recorded.ok && recorded.output > 0) outputs.set(m, recorded.output);
   });
