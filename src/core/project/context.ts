@@ -128,14 +128,15 @@ function isFate(value: AgentMessage | ContextFate): value is ContextFate {
 }
 
 /** The path's thinking level and model, as pi reads them (the last change wins; assistant messages set the model). */
-function readSettings(
-  path: readonly SessionEntry[],
-): Result<Pick<AgentContext, "thinkingLevel" | "model"> & { compaction: number | undefined }> {
+function readSettings({
+  entries,
+  indices,
+}: EntryPath): Result<Pick<AgentContext, "thinkingLevel" | "model"> & { compaction: number | undefined }> {
   let thinkingLevel = "off";
   let model: AgentContext["model"];
   let compaction: number | undefined;
-  for (let position = 0; position < path.length; position += 1) {
-    const entry = path[position] as SessionEntry;
+  for (let position = 0; position < indices.length; position += 1) {
+    const entry = entries[indices[position] as number] as SessionEntry;
     const raw = entry.raw;
     if (entry.type === "thinking_level_change") thinkingLevel = raw["thinkingLevel"] as string;
     else if (entry.type === "model_change")
@@ -152,11 +153,17 @@ function readSettings(
 }
 
 /**
+ * Where on the path the entries a compaction kept begin (its position when it kept none), per compaction: every
+ * path through it shares the entries before it, and finding the first kept one walked them all for each request.
+ */
+const keptFrom = new PerObject<object, number>();
+
+/**
  * Walks the path as pi's `buildSessionContext` does: every message it holds, in order, with the entry it came
  * from, and (when `fates` is given) why each path entry is or is not there.
  */
 function walk(
-  path: readonly SessionEntry[],
+  { entries, indices }: EntryPath,
   options: ContextOptions,
   at: number | undefined,
   onMessage: (message: AgentMessage, entry: number) => void,
@@ -171,9 +178,10 @@ function walk(
     onMessage(result, entry.index);
     if (fates) fates[position] = IS_MESSAGE;
   };
-  const compaction = at === undefined ? undefined : path[at];
+  const entry = (position: number) => entries[indices[position] as number] as SessionEntry;
+  const compaction = at === undefined ? undefined : entry(at);
   if (compaction === undefined || at === undefined) {
-    for (let position = 0; position < path.length; position += 1) append(path[position] as SessionEntry, position);
+    for (let position = 0; position < indices.length; position += 1) append(entry(position), position);
     return;
   }
   const raw = compaction.raw;
@@ -187,21 +195,19 @@ function walk(
     compaction.index,
   );
   if (fates) fates[at] = COMPACTION_SUMMARY;
-  const summarised = fates ? summarisedBy(compaction) : undefined;
-  const firstKept = raw["firstKeptEntryId"];
-  let kept = false;
-  for (let position = 0; position < at; position += 1) {
-    const entry = path[position] as SessionEntry;
-    if (entry.raw["id"] === firstKept) kept = true;
-    if (kept) append(entry, position);
-    else if (fates) fates[position] = summarised as ContextFate;
-  }
-  for (let position = at + 1; position < path.length; position += 1) append(path[position] as SessionEntry, position);
+  const kept = keptFrom.get(raw, undefined, () => {
+    const firstKept = raw["firstKeptEntryId"];
+    for (let position = 0; position < at; position += 1) if (entry(position).raw["id"] === firstKept) return position;
+    return at;
+  });
+  if (fates) fates.fill(summarisedBy(compaction), 0, kept);
+  for (let position = kept; position < at; position += 1) append(entry(position), position);
+  for (let position = at + 1; position < indices.length; position += 1) append(entry(position), position);
 }
 
 /** What a walk was given: walking it again gives the same messages. */
 interface Walked {
-  readonly path: readonly SessionEntry[];
+  readonly path: EntryPath;
   readonly options: ContextOptions;
   readonly at: number | undefined;
 }
@@ -225,7 +231,7 @@ class WalkedContext implements AgentContext {
   get fates(): readonly ContextFate[] {
     if (this.#fates === undefined) {
       const { path, options, at } = this.#walked;
-      const fates = new Array<ContextFate>(path.length);
+      const fates = new Array<ContextFate>(path.indices.length);
       walk(path, options, at, () => undefined, fates);
       this.#fates = fates;
     }
@@ -233,8 +239,14 @@ class WalkedContext implements AgentContext {
   }
 }
 
+/** A path: the indices of its entries, root first, read in the session's entries (not copied out of them). */
+export interface EntryPath {
+  readonly entries: readonly SessionEntry[];
+  readonly indices: readonly number[];
+}
+
 /** pi's `buildSessionContext` over an already-walked path (root first), with provenance. */
-export function toAgentMessages(path: readonly SessionEntry[], options: ContextOptions = {}): Result<AgentContext> {
+export function toAgentMessages(path: EntryPath, options: ContextOptions = {}): Result<AgentContext> {
   const settings = readSettings(path);
   if (!settings.ok) return settings;
   const messages: AgentMessage[] = [];
@@ -245,6 +257,6 @@ export function toAgentMessages(path: readonly SessionEntry[], options: ContextO
     sources.push(entry);
   });
   const { thinkingLevel, model } = settings.value;
-  const compaction = at === undefined ? undefined : path[at]?.index;
+  const compaction = at === undefined ? undefined : path.indices[at];
   return ok(new WalkedContext(messages, sources, thinkingLevel, model, compaction, { path, options, at }));
 }

@@ -17,7 +17,6 @@ import { MAX_NESTING } from "../nesting.ts";
 import { buildPayload } from "../providers/index.ts";
 import { err, ok, type Result } from "../result.ts";
 import { pathToLeaf, type EntryTree } from "../session/tree.ts";
-import type { SessionEntry } from "../session/types.ts";
 import { toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
 import { toLlmMessages, type ConvertOptions, type LlmConversion } from "./convert.ts";
 import { PathFates } from "./path-fates.ts";
@@ -181,8 +180,7 @@ function converse(tree: EntryTree, leaf: number, options: ProjectionOptions): Re
 function makeConversation(tree: EntryTree, leaf: number, options: ProjectionOptions): Result<Conversation> {
   const path = pathToLeaf(tree, leaf);
   if (!path.ok) return path;
-  const entries = path.value.map((i) => tree.entries[i] as SessionEntry);
-  const context = toAgentMessages(entries, options);
+  const context = toAgentMessages({ entries: tree.entries, indices: path.value }, options);
   if (!context.ok) return context;
   const sources = context.value.sources;
   const locate = (agentIndex: number): string => {
@@ -287,7 +285,7 @@ function firstFailingMessage(
 export function pathModelRef(tree: EntryTree, leaf: number): string | undefined {
   const path = pathToLeaf(tree, leaf);
   if (!path.ok) return undefined;
-  const context = toAgentMessages(path.value.map((i) => tree.entries[i] as SessionEntry));
+  const context = toAgentMessages({ entries: tree.entries, indices: path.value });
   const model = context.ok ? context.value.model : undefined;
   return model ? `${String(model.provider)}/${String(model.modelId)}` : undefined;
 }
