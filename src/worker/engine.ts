@@ -203,6 +203,7 @@ export class SessionEngine {
   #useModels(models: readonly ModelInfo[] | undefined): void {
     useModels(models);
     this.#last = undefined;
+    this.#comparison = undefined;
     this.#tokens.modelsChanged();
   }
 

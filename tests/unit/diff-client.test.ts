@@ -88,6 +88,23 @@ describe("compare and cacheSeries requests", () => {
     }
   });
 
+  it("forgets the comparison it keeps once a models.json changes the models", async () => {
+    const { sessions, leaf } = await client();
+    const a = { leaf, settings: PI_DEFAULTS, model: undefined };
+    const b = { leaf, settings: PI_DEFAULTS, model: "anthropic/claude-sonnet-4-5" };
+    try {
+      const before = (await sessions.compare("s1", a, b, false))!;
+      if (!before.ok) throw new Error(before.error);
+      const models = `{"providers": {"anthropic": {"modelOverrides": {"claude-sonnet-4-5": {"cost": {"input": 300}}}}}}`;
+      expect(await sessions.models(models)).toMatchObject({ ok: true, value: { overridden: 1 } });
+      const after = (await sessions.compare("s1", a, b, false))!;
+      if (!after.ok) throw new Error(after.error);
+      expect([before.value.b.inputPrice, after.value.b.inputPrice]).toEqual([3, 300]);
+    } finally {
+      await sessions.models(undefined); // the registry is shared by this file's clients
+    }
+  });
+
   it("answers a side that cannot be projected with the reason, naming the side", async () => {
     const { sessions, leaf } = await client();
     const answer = await sessions.compare(
