@@ -27,7 +27,10 @@ export interface EntryTree {
   readonly name: string | undefined;
   /** pi's default leaf: the last entry of the file. */
   readonly defaultLeaf: number | undefined;
-  /** Entries whose parent chain loops; pi would never finish walking from them. */
+  /**
+   * Entries on a parent cycle; pi would never finish walking from them, nor from the entries below them (which
+   * `pathToLeaf` refuses when their walk reaches the cycle).
+   */
   readonly inCycle: ReadonlySet<number>;
   /** Entries holding a value nested too deep to write as JSON (the loader's "nested-too-deep" diagnostics). */
   readonly tooDeep: ReadonlySet<number>;
