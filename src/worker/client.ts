@@ -187,6 +187,17 @@ export class ProtocolClient implements SessionClient {
     return open.map((p) => p.request);
   }
 
+  /** The worker's answer of `type` to one request; its error, or any other answer, is thrown (`what` was asked). */
+  async #ask<T extends Response["type"]>(
+    type: T,
+    make: (requestId: number) => Request,
+    what: string,
+  ): Promise<Extract<Response, { type: T }>> {
+    const r = await this.#request(make).response;
+    if (r.type === type) return r as Extract<Response, { type: T }>;
+    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to ${what}.`);
+  }
+
   #request(
     make: (requestId: number) => Request,
     onProgress?: (p: LoadProgress) => void,
@@ -267,10 +278,8 @@ export class ProtocolClient implements SessionClient {
     model: string | undefined,
     item: number | undefined,
   ): Promise<string> {
-    const r = await this.#request((id) => ({ type: "payloadJson", requestId: id, key, leaf, settings, model, item }))
-      .response;
-    if (r.type === "payloadJson") return r.json;
-    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to a payload JSON request.`);
+    const make = (id: number) => ({ type: "payloadJson", requestId: id, key, leaf, settings, model, item }) as const;
+    return (await this.#ask("payloadJson", make, "a payload JSON request")).json;
   }
 
   /** Items of the projection's main list as the page holds them (see the "payloadItems" request). */
@@ -282,30 +291,18 @@ export class ProtocolClient implements SessionClient {
     start: number,
     end: number,
   ): Promise<readonly unknown[]> {
-    const r = await this.#request((id) => ({
-      type: "payloadItems",
-      requestId: id,
-      key,
-      leaf,
-      settings,
-      model,
-      start,
-      end,
-    })).response;
-    if (r.type === "payloadItems") return r.items;
-    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to a payload items request.`);
+    const make = (id: number) =>
+      ({ type: "payloadItems", requestId: id, key, leaf, settings, model, start, end }) as const;
+    return (await this.#ask("payloadItems", make, "a payload items request")).items;
   }
 
   async accuracy(key: string): Promise<SessionTokenAccuracy> {
-    const r = await this.#request((id) => ({ type: "accuracy", requestId: id, key })).response;
-    if (r.type === "accuracy") return r.accuracy;
-    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to an accuracy request.`);
+    return (await this.#ask("accuracy", (id) => ({ type: "accuracy", requestId: id, key }), "an accuracy request"))
+      .accuracy;
   }
 
   async models(text: string | undefined): Promise<Result<ModelsInUse>> {
-    const r = await this.#request((id) => ({ type: "models", requestId: id, text })).response;
-    if (r.type === "models") return r.answer;
-    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to a models request.`);
+    return (await this.#ask("models", (id) => ({ type: "models", requestId: id, text }), "a models request")).answer;
   }
 
   async ruleEffects(
@@ -332,18 +329,8 @@ export class ProtocolClient implements SessionClient {
     model: string | undefined,
     preset: string | undefined,
   ): Promise<Result<ShareStart>> {
-    const r = await this.#request((id) => ({
-      type: "snapshot",
-      requestId: id,
-      key,
-      leaf,
-      settings,
-      model,
-      preset,
-    })).response;
-    if (r.type === "error") throw new Error(r.message);
-    if (r.type !== "snapshot") throw new Error(`Unexpected answer ${r.type} to a snapshot request.`);
-    return r.answer;
+    const make = (id: number) => ({ type: "snapshot", requestId: id, key, leaf, settings, model, preset }) as const;
+    return (await this.#ask("snapshot", make, "a snapshot request")).answer;
   }
 
   async shareEnd(shareId: number): Promise<void> {
@@ -351,10 +338,8 @@ export class ProtocolClient implements SessionClient {
   }
 
   async shareOutput(shareId: number, choices: ExportChoices): Promise<Result<ShareOutput>> {
-    const r = await this.#request((id) => ({ type: "shareOutput", requestId: id, shareId, choices })).response;
-    if (r.type === "error") throw new Error(r.message);
-    if (r.type !== "shareOutput") throw new Error(`Unexpected answer ${r.type} to a share request.`);
-    return r.answer;
+    const make = (id: number) => ({ type: "shareOutput", requestId: id, shareId, choices }) as const;
+    return (await this.#ask("shareOutput", make, "a share request")).answer;
   }
 
   async compare(
@@ -374,10 +359,8 @@ export class ProtocolClient implements SessionClient {
     json: boolean,
     range: ChangeRange,
   ): Promise<readonly IndexedChange[]> {
-    const r = await this.#request((id) => ({ type: "compareChanges", requestId: id, key, a, b, json, ...range }))
-      .response;
-    if (r.type === "compareChanges") return r.changes;
-    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to a comparison changes request.`);
+    const make = (id: number) => ({ type: "compareChanges", requestId: id, key, a, b, json, ...range }) as const;
+    return (await this.#ask("compareChanges", make, "a comparison changes request")).changes;
   }
 
   async cacheSeries(
