@@ -8,6 +8,7 @@ import type {
   ModelsInUse,
   Request,
   Response,
+  SeriesProgress,
   SessionSummary,
   TreeFilter,
 } from "./protocol.ts";
@@ -115,7 +116,7 @@ export interface SessionClient {
     key: string,
     side: CompareSide,
     slot: string,
-    onProgress?: (done: number, total: number) => void,
+    onProgress?: (progress: SeriesProgress) => void,
   ): Promise<Result<CacheSeries> | undefined>;
   /** Stops the series being measured in `slot` (nobody looks at it any more); it resolves undefined. */
   stopSeries(slot: string): void;
@@ -126,7 +127,7 @@ interface Pending {
   readonly resolve: (response: Response) => void;
   readonly reject: (error: Error) => void;
   readonly onProgress?: (p: LoadProgress) => void;
-  readonly onSeriesProgress?: (done: number, total: number) => void;
+  readonly onSeriesProgress?: (progress: SeriesProgress) => void;
 }
 
 /**
@@ -163,7 +164,10 @@ export class ProtocolClient implements SessionClient {
     const pending = this.#pending.get(response.requestId);
     if (!pending) return;
     if (response.type === "progress") return pending.onProgress?.(response.progress);
-    if (response.type === "seriesProgress") return pending.onSeriesProgress?.(response.done, response.total);
+    if (response.type === "seriesProgress") {
+      const { done, total, turns } = response;
+      return pending.onSeriesProgress?.({ done, total, turns });
+    }
     this.#pending.delete(response.requestId);
     pending.resolve(response);
   }
@@ -367,7 +371,7 @@ export class ProtocolClient implements SessionClient {
     key: string,
     side: CompareSide,
     slot: string,
-    onProgress?: (done: number, total: number) => void,
+    onProgress?: (progress: SeriesProgress) => void,
   ): Promise<Result<CacheSeries> | undefined> {
     const kind = `cacheSeries ${slot}`;
     this.stopSeries(slot);

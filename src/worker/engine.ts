@@ -32,8 +32,8 @@ import { readModelsJson } from "../core/models/models-json.ts";
 import { builtInModels, useModels } from "../core/models/registry.ts";
 import type { ModelInfo } from "../core/llm/types.ts";
 
-/** A cache series says how far it is at most this often. */
-const SERIES_PROGRESS_MS = 250;
+/** A cache series says how far it is (with the turns measured since) at most this often. */
+export const SERIES_PROGRESS_MS = 250;
 
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
@@ -43,6 +43,7 @@ export class SessionEngine {
   readonly #cancelled = new Set<number>();
   readonly #post: (response: Response) => void;
   readonly #sliceBytes: number;
+  readonly #seriesProgressMs: number;
   readonly #tokens: TokensEngine;
   /** The last projection made: the view, its token count and its rule effects all start from it. */
   #last: { readonly signature: string; readonly result: Result<Projection> } | undefined;
@@ -55,9 +56,15 @@ export class SessionEngine {
   #comparison: { readonly signature: string; readonly comparison: Comparison } | undefined;
 
   /** `loadTokenizer` is called the first time a model family needs a vocabulary (each is its own lazy chunk). */
-  constructor(post: (response: Response) => void, loadTokenizer: TokenizerLoader, sliceBytes = SLICE_BYTES) {
+  constructor(
+    post: (response: Response) => void,
+    loadTokenizer: TokenizerLoader,
+    sliceBytes = SLICE_BYTES,
+    seriesProgressMs = SERIES_PROGRESS_MS,
+  ) {
     this.#post = post;
     this.#sliceBytes = sliceBytes;
+    this.#seriesProgressMs = seriesProgressMs;
     this.#tokens = new TokensEngine(loadTokenizer);
   }
 
@@ -175,18 +182,26 @@ export class SessionEngine {
           const { key, side, requestId } = request;
           let slice = performance.now();
           let told = -Infinity;
-          const answer = await cacheSeriesFor(this.#tree(key), side, this.#countSide(key), async (done, total) => {
-            // Say how far it is at the start and a few times a second: a long session has thousands of requests.
-            if (done === 0 || performance.now() - told >= SERIES_PROGRESS_MS) {
-              this.#post({ type: "seriesProgress", requestId, done, total });
-              told = performance.now();
-            }
-            // Let other questions through now and then, and stop when superseded or left.
-            if (performance.now() - slice < 30) return;
-            await new Promise((resolve) => setTimeout(resolve, 0));
-            slice = performance.now();
-            if (this.#cancelled.delete(requestId)) throw new Error("The cache series was stopped.");
-          });
+          let sent = 0;
+          const answer = await cacheSeriesFor(
+            this.#tree(key),
+            side,
+            this.#countSide(key),
+            async (done, total, turns) => {
+              // Say how far it is, with the turns measured since, at the start and a few times a second: a long
+              // session has thousands of requests, and the chart is drawn as they are measured.
+              if (done === 0 || performance.now() - told >= this.#seriesProgressMs) {
+                this.#post({ type: "seriesProgress", requestId, done, total, turns: turns.slice(sent) });
+                sent = turns.length;
+                told = performance.now();
+              }
+              // Let other questions through now and then, and stop when superseded or left.
+              if (performance.now() - slice < 30) return;
+              await new Promise((resolve) => setTimeout(resolve, 0));
+              slice = performance.now();
+              if (this.#cancelled.delete(requestId)) throw new Error("The cache series was stopped.");
+            },
+          );
           return this.#post({ type: "cacheSeries", requestId, answer });
         }
       }

@@ -7,10 +7,22 @@ import { loadTokenizer } from "../tokens/load.ts";
 import { SessionEngine } from "./engine.ts";
 import type { TokenizerLoader } from "./tokens-engine.ts";
 
-/** The twin: the same engine in this thread (tests, and environments without workers). */
-export function createInProcessClient(sliceBytes?: number, load: TokenizerLoader = loadTokenizer): SessionClient {
+/**
+ * The twin: the same engine in this thread (tests, and environments without workers). Tests may read files in
+ * smaller slices and hear a cache series' progress more often than the worker's defaults.
+ */
+export function createInProcessClient(
+  sliceBytes?: number,
+  load: TokenizerLoader = loadTokenizer,
+  seriesProgressMs?: number,
+): SessionClient {
   let client: ProtocolClient | undefined = undefined;
-  const engine = new SessionEngine((response) => queueMicrotask(() => client?.receive(response)), load, sliceBytes);
+  const engine = new SessionEngine(
+    (response) => queueMicrotask(() => client?.receive(response)),
+    load,
+    sliceBytes,
+    seriesProgressMs,
+  );
   client = new ProtocolClient((request) => void engine.handle(request));
   return client;
 }

@@ -14,7 +14,7 @@ import type { ExportChoices } from "../core/snapshot/export.ts";
 import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { IndexedChange, PageComparison } from "./page-compare.ts";
-import type { CacheSeries } from "../core/diff/cache-series.ts";
+import type { CacheSeries, CacheTurn } from "../core/diff/cache-series.ts";
 import type { CodedStrings } from "./coded-strings.ts";
 import type { PackedStrings } from "./packed-strings.ts";
 
@@ -223,6 +223,16 @@ export type Request =
       readonly side: CompareSide;
     };
 
+/**
+ * How far a cache series is: requests measured of those on the path, and the turns measured since the worker last
+ * said (first at 0, then a few times a second), so the chart can be drawn as the series is measured.
+ */
+export interface SeriesProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly turns: readonly CacheTurn[];
+}
+
 export type Response =
   | { readonly type: "progress"; readonly requestId: number; readonly progress: LoadProgress }
   | { readonly type: "loaded"; readonly requestId: number; readonly summary: SessionSummary }
@@ -239,8 +249,7 @@ export type Response =
   | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<PageComparison> }
   | { readonly type: "compareChanges"; readonly requestId: number; readonly changes: readonly IndexedChange[] }
   | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }
-  /** How far a cache series is: requests measured of those on the path (first at 0, then now and then). */
-  | { readonly type: "seriesProgress"; readonly requestId: number; readonly done: number; readonly total: number }
+  | ({ readonly type: "seriesProgress"; readonly requestId: number } & SeriesProgress)
   | { readonly type: "models"; readonly requestId: number; readonly answer: Result<ModelsInUse> }
   | { readonly type: "done"; readonly requestId: number }
   | { readonly type: "error"; readonly requestId: number; readonly message: string };

@@ -6,7 +6,16 @@
  * what stopped it. A worker that stops twice without ever answering is not started a third time.
  */
 import { ProtocolClient, WorkerStoppedError, type LoadHandle, type SessionClient } from "./client.ts";
-import type { LoadProgress, Ping, Pong, Request, Response, SessionSummary, TreeFilter } from "./protocol.ts";
+import type {
+  LoadProgress,
+  Ping,
+  Pong,
+  Request,
+  Response,
+  SeriesProgress,
+  SessionSummary,
+  TreeFilter,
+} from "./protocol.ts";
 import type { RuleSettings } from "../core/project/rules.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { ChangeRange } from "./page-compare.ts";
@@ -339,7 +348,7 @@ export class WorkerSessionClient implements SessionClient {
     return (await this.#ready()).compareChanges(key, a, b, json, range);
   }
 
-  async cacheSeries(key: string, side: CompareSide, slot: string, onProgress?: (done: number, total: number) => void) {
+  async cacheSeries(key: string, side: CompareSide, slot: string, onProgress?: (progress: SeriesProgress) => void) {
     return (await this.#ready()).cacheSeries(key, side, slot, onProgress);
   }
 

@@ -150,4 +150,39 @@ test("a long comparison is drawn 500 changes at a time, more on asking", async (
   await expect(compare(page).getByRole("button", { name: /^Show \d+ more$/ })).toHaveCount(0);
   expect(await rows.count()).toBeGreaterThan(1000);
   await expect(compare(page)).not.toContainText("changes shown.");
+
+  // The cache chart's table of its 701 requests is made a page at a time.
+  const chart = page.getByRole("figure", { name: /Prompt size and cache-reusable prefix/ });
+  await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /B \(google\/gemini-2\.5-pro\): 701 requests,/);
+  await chart.getByText("The numbers as a table").click();
+  const tableRows = chart.getByRole("row");
+  await expect(tableRows).toHaveCount(501);
+  await chart.getByRole("button", { name: "Show 201 more of 701 requests" }).click();
+  await expect(tableRows).toHaveCount(702);
+  await expect(chart.getByRole("button", { name: /more of 701 requests/ })).toHaveCount(0);
+});
+
+test("a long session's cache chart is drawn as its requests are measured", async ({ page }) => {
+  // 1,201 requests on a path without compaction: each is projected and counted whole, which takes the worker seconds.
+  const text = session(
+    header({ id: "many-requests" }),
+    user("u1", null, "Read every log"),
+    ...Array.from({ length: 1200 }, (_, i) => i + 1).flatMap((n) => [
+      assistant(`a${n}`, n === 1 ? "u1" : `r${n - 1}`, [toolCall(`call_${n}`, "read", { path: `log${n}.txt` })]),
+      toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: `log ${n}` }]),
+    ]),
+    assistant("a_last", "r1200", "All logs read."),
+  );
+  await page
+    .getByLabel("Open session files")
+    .setInputFiles({ name: "many.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(text) });
+  const chart = page.getByRole("figure", { name: /Prompt size and cache-reusable prefix/ });
+  await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /of 1,201 requests measured so far/);
+  await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /A \(pi 0\.73\.1\): 1,201 requests,/, {
+    timeout: 60_000,
+  });
+  await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /B \(Lean\): 1,201 requests,/, {
+    timeout: 60_000,
+  });
+  await expect(compare(page).getByText("Measuring every request on the path")).toHaveCount(0);
 });

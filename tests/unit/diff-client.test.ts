@@ -5,6 +5,8 @@ import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
 import { builtInPreset } from "../../src/core/project/presets.ts";
 import { loadTokenizer } from "../../src/tokens/load.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
+import type { SeriesProgress } from "../../src/worker/protocol.ts";
+import { seriesOf } from "../../src/core/diff/series-totals.ts";
 import { compareSides } from "../../src/core/diff/session.ts";
 import { changeCount, FIRST_CHANGES } from "../../src/worker/page-compare.ts";
 import { ourSession } from "../support/ours.ts";
@@ -140,16 +142,38 @@ describe("compare and cacheSeries requests", () => {
   it("says how far a series is, and stops one nobody looks at any more", async () => {
     const { sessions, leaf } = await client();
     const side = { leaf, settings: PI_DEFAULTS, model: undefined };
-    const steps: [number, number][] = [];
-    const series = (await sessions.cacheSeries("s1", side, "A", (done, total) => steps.push([done, total])))!;
+    const steps: SeriesProgress[] = [];
+    const series = (await sessions.cacheSeries("s1", side, "A", (progress) => steps.push(progress)))!;
     if (!series.ok) throw new Error(series.error);
-    expect(steps[0]).toEqual([0, 16]); // at the start, with the number of requests on the path
-    expect(steps.every(([done, total]) => done < total && total === 16)).toBe(true);
+    expect(steps[0]).toEqual({ done: 0, total: 16, turns: [] }); // at the start, with the number of requests
+    expect(steps.every(({ done, total }) => done < total && total === 16)).toBe(true);
     // Stopped: it resolves undefined (not an error), and the slot measures the next series as usual.
     const stopped = sessions.cacheSeries("s1", side, "B");
     sessions.stopSeries("B");
     expect(await stopped).toBeUndefined();
     const again = (await sessions.cacheSeries("s1", side, "B"))!;
     expect(again.ok && again.value.turns).toHaveLength(16);
+  });
+
+  it("sends the turns measured since it last said, so the part measured so far can be drawn", async () => {
+    // Told before every request here (the worker says it a few times a second).
+    const sessions = createInProcessClient(undefined, loadTokenizer, 0);
+    const summary = await sessions.load("s1", new Blob([SAMPLE]), "sample.jsonl", () => undefined).done;
+    const side = { leaf: summary.defaultLeaf!, settings: PI_DEFAULTS, model: undefined };
+    const steps: SeriesProgress[] = [];
+    const series = (await sessions.cacheSeries("s1", side, "A", (progress) => steps.push(progress)))!;
+    if (!series.ok) throw new Error(series.error);
+    expect(steps.map(({ done, turns }) => [done, turns.length])).toEqual(
+      Array.from({ length: 16 }, (_, done) => [done, done === 0 ? 0 : 1]),
+    );
+    // What was told adds up to the series as far as it went: its turns, and its totals over them.
+    const told = steps.flatMap(({ turns }) => turns);
+    expect(told).toEqual(series.value.turns.slice(0, 15));
+    expect(seriesOf(series.value.turns)).toEqual(series.value);
+    const soFar = seriesOf(told);
+    const last = series.value.turns[15]!;
+    expect(soFar.breaks).toBe(series.value.breaks - (last.breaks ? 1 : 0));
+    expect(soFar.promptTokens).toBe(series.value.promptTokens - Math.round(last.prompt!.value));
+    expect(soFar.uncachedTokens).toBe(series.value.uncachedTokens - (Math.round(last.prompt!.value) - last.reusable!));
   });
 });

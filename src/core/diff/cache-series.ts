@@ -14,6 +14,7 @@ import { assistantOf } from "../tokens/turns.ts";
 import { recordedRequest } from "../tokens/usage.ts";
 import { divergence, type Divergence } from "./divergence.ts";
 import { cacheUnits, type CacheUnit } from "./items.ts";
+import { seriesOf } from "./series-totals.ts";
 
 export interface CacheTurn {
   /** The assistant entry that answered this request. */
@@ -85,10 +86,11 @@ export function requestsOnPath(tree: EntryTree, leaf: number): { entry: number; 
 }
 
 /**
- * Called before each request is projected: the worker yields to its message queue there (a long session has
- * hundreds of requests), and throws to stop a series nobody waits for any more.
+ * Called before each request is projected, with the turns measured so far (the series' own array, growing: read
+ * it, never keep or change it). The worker yields to its message queue there (a long session has thousands of
+ * requests), sends what was measured since it last did, and throws to stop a series nobody waits for any more.
  */
-export type BetweenRequests = (done: number, total: number) => void | Promise<void>;
+export type BetweenRequests = (done: number, total: number, turns: readonly CacheTurn[]) => void | Promise<void>;
 
 /** Prompt size and cache-reusable prefix of every request on the path to `leaf`, under `options`. */
 export async function cacheSeries(
@@ -100,12 +102,9 @@ export async function cacheSeries(
 ): Promise<CacheSeries> {
   const turns: CacheTurn[] = [];
   let previous: readonly CacheUnit[] | undefined;
-  let breaks = 0;
-  let promptTokens = 0;
-  let uncachedTokens = 0;
   const requests = requestsOnPath(tree, leaf);
   for (const [done, request] of requests.entries()) {
-    await between?.(done, requests.length);
+    await between?.(done, requests.length, turns);
     const base = { entry: request.entry, leaf: request.leaf, recorded: recorded(tree, request.entry) };
     const projection = projectLeaf(tree, request.leaf, options);
     if (!projection.ok) {
@@ -128,9 +127,6 @@ export async function cacheSeries(
     const reusable = !previous ? 0 : d ? (d.tokensBefore ?? 0) : total;
     // A break: this request does not extend the previous one (it departs before the previous request's end).
     const broke = previous !== undefined && d !== undefined && d.unit < previous.length;
-    if (broke) breaks += 1;
-    promptTokens += total;
-    uncachedTokens += total - reusable;
     turns.push({
       ...base,
       model,
@@ -140,5 +136,5 @@ export async function cacheSeries(
     });
     previous = units;
   }
-  return { turns, breaks, promptTokens, uncachedTokens };
+  return seriesOf(turns);
 }

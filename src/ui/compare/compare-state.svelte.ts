@@ -3,7 +3,8 @@
  * thing — a preset, a model or a leaf. The comparison and both sides' cache series are asked of the worker
  * whenever a side changes (the latest request wins).
  */
-import type { CacheSeries } from "../../core/diff/cache-series.ts";
+import type { CacheSeries, CacheTurn } from "../../core/diff/cache-series.ts";
+import { seriesOf } from "../../core/diff/series-totals.ts";
 import type { CompareSide } from "../../core/diff/sides.ts";
 import type { RuleSettings } from "../../core/project/rules.ts";
 import type { Preset } from "../../core/project/presets.ts";
@@ -28,6 +29,8 @@ export interface SeriesState {
   readonly pending: boolean;
   /** While pending: requests measured so far, of how many (once the worker has said). */
   readonly progress?: { readonly done: number; readonly total: number };
+  /** While pending: the part of the series measured so far, drawn until the whole of it comes. */
+  readonly measured?: CacheSeries;
   readonly answer?: Result<CacheSeries>;
   readonly error?: string;
 }
@@ -127,9 +130,12 @@ export class CompareState {
     this.#seriesAsked[slot] = asked;
     const set = (state: SeriesState) => (slot === "A" ? (this.seriesA = state) : (this.seriesB = state));
     set({ pending: true });
+    let turns: readonly CacheTurn[] = [];
     try {
-      const answer = await this.#client.cacheSeries(key, side, slot, (done, total) => {
-        if (this.#seriesAsked[slot] === asked) set({ pending: true, progress: { done, total } });
+      const answer = await this.#client.cacheSeries(key, side, slot, ({ done, total, turns: more }) => {
+        if (this.#seriesAsked[slot] !== asked) return;
+        if (more.length > 0) turns = [...turns, ...more];
+        set({ pending: true, progress: { done, total }, measured: seriesOf(turns) });
       });
       if (answer !== undefined) set({ pending: false, answer });
     } catch (error) {
