@@ -33,7 +33,7 @@ import { builtInModels, useModels } from "../core/models/registry.ts";
 import type { ModelInfo } from "../core/llm/types.ts";
 
 /** A cache series says how far it is (with the turns measured since) at most this often. */
-export const SERIES_PROGRESS_MS = 250;
+const SERIES_PROGRESS_MS = 250;
 
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
