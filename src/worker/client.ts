@@ -244,7 +244,7 @@ export class ProtocolClient implements SessionClient {
     leaf: number | undefined,
   ): Promise<Int32Array | undefined> {
     const r = await this.#latestWins("search", (id) => ({ type: "search", requestId: id, key, query, filter, leaf }));
-    return r?.type === "search" ? r.matches : undefined;
+    return r?.type === "search" && !r.superseded ? r.matches : undefined;
   }
 
   async project(

@@ -38,6 +38,14 @@ const SERIES_PROGRESS_MS = 250;
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
 
+/** How the engine paces its long work; the worker takes the defaults, tests take smaller steps. */
+export interface EngineOptions {
+  /** Bytes of a file read at a time. */
+  readonly sliceBytes?: number;
+  /** A cache series says how far it is at most this often. */
+  readonly seriesProgressMs?: number;
+}
+
 export class SessionEngine {
   readonly #sessions = new Map<string, EntryTree>();
   readonly #cancelled = new Set<number>();
@@ -45,6 +53,8 @@ export class SessionEngine {
   readonly #sliceBytes: number;
   readonly #seriesProgressMs: number;
   readonly #tokens: TokensEngine;
+  /** Rises with every search: one that sees a newer one came after it stops. */
+  #searchGeneration = 0;
   /** The last projection made: the view, its token count and its rule effects all start from it. */
   #last: { readonly signature: string; readonly result: Result<Projection> } | undefined;
   /** Rises with every rule-effects request: an older one still running sees it and stops. */
@@ -56,15 +66,10 @@ export class SessionEngine {
   #comparison: { readonly signature: string; readonly comparison: Comparison } | undefined;
 
   /** `loadTokenizer` is called the first time a model family needs a vocabulary (each is its own lazy chunk). */
-  constructor(
-    post: (response: Response) => void,
-    loadTokenizer: TokenizerLoader,
-    sliceBytes = SLICE_BYTES,
-    seriesProgressMs = SERIES_PROGRESS_MS,
-  ) {
+  constructor(post: (response: Response) => void, loadTokenizer: TokenizerLoader, options: EngineOptions = {}) {
     this.#post = post;
-    this.#sliceBytes = sliceBytes;
-    this.#seriesProgressMs = seriesProgressMs;
+    this.#sliceBytes = options.sliceBytes ?? SLICE_BYTES;
+    this.#seriesProgressMs = options.seriesProgressMs ?? SERIES_PROGRESS_MS;
     this.#tokens = new TokensEngine(loadTokenizer);
   }
 
@@ -88,10 +93,8 @@ export class SessionEngine {
             requestId: request.requestId,
             detail: this.#detail(request.key, request.index),
           });
-        case "search": {
-          const matches = searchEntries(this.#tree(request.key), request.query, request.filter, request.leaf);
-          return this.#post({ type: "search", requestId: request.requestId, matches });
-        }
+        case "search":
+          return await this.#search(request);
         case "project": {
           this.#effectsGeneration += 1; // a new view: rule effects still being measured for the old one stop
           const tree = this.#tree(request.key);
@@ -220,6 +223,21 @@ export class SessionEngine {
     this.#last = undefined;
     this.#comparison = undefined;
     this.#tokens.modelsChanged();
+  }
+
+  /**
+   * The entries a query finds. Typing sends a search per key, and on a large session each reads hundreds of
+   * megabytes of text: a search first lets in the messages already waiting, and stops (saying so) when a newer
+   * search is among them, rather than make the newest wait behind every older one.
+   */
+  async #search(request: Extract<Request, { type: "search" }>): Promise<void> {
+    const generation = ++this.#searchGeneration;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (generation !== this.#searchGeneration) {
+      return this.#post({ type: "search", requestId: request.requestId, matches: new Int32Array(0), superseded: true });
+    }
+    const matches = searchEntries(this.#tree(request.key), request.query, request.filter, request.leaf);
+    this.#post({ type: "search", requestId: request.requestId, matches });
   }
 
   async #load(request: Extract<Request, { type: "load" }>): Promise<void> {

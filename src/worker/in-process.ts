@@ -4,25 +4,19 @@
  */
 import { ProtocolClient, type SessionClient } from "./client.ts";
 import { loadTokenizer } from "../tokens/load.ts";
-import { SessionEngine } from "./engine.ts";
+import { SessionEngine, type EngineOptions } from "./engine.ts";
 import type { TokenizerLoader } from "./tokens-engine.ts";
 
 /**
- * The twin: the same engine in this thread (tests, and environments without workers). Tests may read files in
- * smaller slices and hear a cache series' progress more often than the worker's defaults.
+ * The twin: the same engine in this thread (tests, and environments without workers). Tests may pace it in
+ * smaller steps than the worker's defaults (`options`) and load vocabularies their own way.
  */
 export function createInProcessClient(
-  sliceBytes?: number,
+  options: EngineOptions = {},
   load: TokenizerLoader = loadTokenizer,
-  seriesProgressMs?: number,
 ): SessionClient {
   let client: ProtocolClient | undefined = undefined;
-  const engine = new SessionEngine(
-    (response) => queueMicrotask(() => client?.receive(response)),
-    load,
-    sliceBytes,
-    seriesProgressMs,
-  );
+  const engine = new SessionEngine((response) => queueMicrotask(() => client?.receive(response)), load, options);
   client = new ProtocolClient((request) => void engine.handle(request));
   return client;
 }

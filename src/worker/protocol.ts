@@ -237,7 +237,8 @@ export type Response =
   | { readonly type: "progress"; readonly requestId: number; readonly progress: LoadProgress }
   | { readonly type: "loaded"; readonly requestId: number; readonly summary: SessionSummary }
   | { readonly type: "entry"; readonly requestId: number; readonly detail: EntryDetail }
-  | { readonly type: "search"; readonly requestId: number; readonly matches: Int32Array }
+  /** `superseded`: a newer search came before this one was done; it stopped, and its matches are not all there. */
+  | { readonly type: "search"; readonly requestId: number; readonly matches: Int32Array; readonly superseded?: true }
   | { readonly type: "project"; readonly requestId: number; readonly answer: ProjectionAnswer }
   | { readonly type: "ruleEffects"; readonly requestId: number; readonly effects: readonly RuleEffect[] }
   | { readonly type: "tokens"; readonly requestId: number; readonly result: PageTokenCount }

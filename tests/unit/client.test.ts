@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
+import { searchEntries } from "../../src/core/session/filter.ts";
 import { codedString } from "../../src/worker/coded-strings.ts";
 import { ProtocolClient } from "../../src/worker/client.ts";
 import { SessionEngine } from "../../src/worker/engine.ts";
@@ -20,7 +21,7 @@ const blob = (text: string) => new Blob([text]);
 
 describe("SessionClient (in-process twin)", () => {
   it("loads a file in slices with progress and summarises it", async () => {
-    const client = createInProcessClient(64);
+    const client = createInProcessClient({ sliceBytes: 64 });
     const progress: LoadProgress[] = [];
     const summary = await client.load("s1", blob(VARIANTS["branches"]!), "branches.jsonl", (p) => progress.push(p))
       .done;
@@ -41,7 +42,7 @@ describe("SessionClient (in-process twin)", () => {
   });
 
   it("cancels a load between slices", async () => {
-    const client = createInProcessClient(16);
+    const client = createInProcessClient({ sliceBytes: 16 });
     const handle = client.load("s1", blob(VARIANTS["branches"]!), "b.jsonl", () => undefined);
     handle.cancel();
     await expect(handle.done).rejects.toThrow("Loading b.jsonl was cancelled.");
@@ -66,6 +67,31 @@ describe("SessionClient (in-process twin)", () => {
     expect(await first).toBeUndefined();
     expect([...(await second)!]).toEqual([6, 8, 11]);
     expect([...(await client.search("s1", "", "default", undefined))!]).not.toContain(0); // model_change hidden
+  });
+
+  it("skips a search that a newer one overtook while it waited", async () => {
+    const posted = new Map<number, Extract<Response, { type: "search" }>>();
+    const engine = new SessionEngine(
+      (response) => {
+        if (response.type === "search") posted.set(response.requestId, response);
+      },
+      () => Promise.reject(new Error("no tokenizer here")),
+    );
+    await engine.handle({ type: "load", requestId: 1, key: "s1", file: blob(VARIANTS["branches"]!), name: "b.jsonl" });
+    const search = (requestId: number, query: string) =>
+      engine.handle({ type: "search", requestId, key: "s1", query, filter: "default", leaf: undefined });
+    // Typed one key after the other: the searches arrive together, and only the newest reads the session.
+    await Promise.all([search(2, "a"), search(3, "ap"), search(4, "approach")]);
+    expect(posted.get(2)).toMatchObject({ superseded: true });
+    expect(posted.get(3)).toMatchObject({ superseded: true });
+    expect(posted.get(4)?.superseded).toBeUndefined();
+    const whole = searchEntries(ourSession(VARIANTS["branches"]!), "approach", "default", undefined);
+    expect(whole.length).toBeGreaterThan(1);
+    expect([...posted.get(4)!.matches]).toEqual([...whole]);
+    // One at a time, each is answered.
+    await search(5, "read");
+    expect(posted.get(5)?.superseded).toBeUndefined();
+    expect(posted.get(5)!.matches.length).toBeGreaterThan(0);
   });
 
   it("reports a request for an unknown session as an error", async () => {

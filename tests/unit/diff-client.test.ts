@@ -15,7 +15,7 @@ import { assistant, header, session, toolCall, toolResult, user } from "../suppo
 const SAMPLE = readFileSync("src/ui/sample/sample-session.jsonl", "utf8");
 
 async function client() {
-  const sessions = createInProcessClient(undefined, loadTokenizer);
+  const sessions = createInProcessClient({}, loadTokenizer);
   const summary = await sessions.load("s1", new Blob([SAMPLE]), "sample.jsonl", () => undefined).done;
   return { sessions, leaf: summary.defaultLeaf! };
 }
@@ -52,7 +52,7 @@ describe("compare and cacheSeries requests", () => {
       ]),
       assistant("a_last", "r600", "All logs read."),
     );
-    const sessions = createInProcessClient(undefined, loadTokenizer);
+    const sessions = createInProcessClient({}, loadTokenizer);
     const leaf = (await sessions.load("s2", new Blob([text]), "logs.jsonl", () => undefined).done).defaultLeaf!;
     const a = { leaf, settings: PI_DEFAULTS, model: undefined };
     const b = { leaf, settings: { ...PI_DEFAULTS, truncateToolResults: 5 }, model: undefined };
@@ -157,7 +157,7 @@ describe("compare and cacheSeries requests", () => {
 
   it("sends the turns measured since it last said, so the part measured so far can be drawn", async () => {
     // Told before every request here (the worker says it a few times a second).
-    const sessions = createInProcessClient(undefined, loadTokenizer, 0);
+    const sessions = createInProcessClient({ seriesProgressMs: 0 }, loadTokenizer);
     const summary = await sessions.load("s1", new Blob([SAMPLE]), "sample.jsonl", () => undefined).done;
     const side = { leaf: summary.defaultLeaf!, settings: PI_DEFAULTS, model: undefined };
     const steps: SeriesProgress[] = [];

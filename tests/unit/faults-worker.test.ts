@@ -36,7 +36,7 @@ class FakeWorker implements WorkerPort {
   /** Takes requests in but does not handle them yet (busy). */
   holding = false;
   readonly received: (Request | Ping)[] = [];
-  readonly #engine = new SessionEngine((r) => this.#answer(r), loadTokenizer, 64);
+  readonly #engine = new SessionEngine((r) => this.#answer(r), loadTokenizer, { sliceBytes: 64 });
 
   postMessage(message: Request | Ping): void {
     if (this.terminated || this.silent) return;

@@ -9,7 +9,7 @@ import { PROMPTS, toolLoopSession } from "./tokens-fixtures.ts";
 
 async function client() {
   const loaded: TokenizerName[] = [];
-  const sessions = createInProcessClient(undefined, (name) => (loaded.push(name), loadTokenizer(name)));
+  const sessions = createInProcessClient({}, (name) => (loaded.push(name), loadTokenizer(name)));
   await sessions.load("s1", new Blob([toolLoopSession()]), "loop.jsonl", () => undefined).done;
   return { sessions, loaded };
 }
@@ -97,7 +97,7 @@ describe("a long count", () => {
         },
       };
     };
-    const sessions = createInProcessClient(undefined, slow);
+    const sessions = createInProcessClient({}, slow);
     const lines = [header({ id: "long" })];
     let parent: string | null = null;
     for (let i = 0; i < 300; i++) {

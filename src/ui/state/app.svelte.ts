@@ -127,9 +127,9 @@ export class AppState {
     this.hits = undefined;
     this.detail = undefined;
     // The tree is laid out once, with the filter already applied, so it opens centred on the leaf.
-    const visible = await this.#search(key, chosen);
+    const found = await this.#search(key, chosen);
     if (ticket !== this.#selecting) return; // a newer selection was made meanwhile
-    this.visible = visible;
+    this.visible = found?.visible;
     this.selectedKey = key;
     await this.chooseLeaf(chosen);
   }
@@ -160,13 +160,15 @@ export class AppState {
     const key = this.selectedKey;
     if (key === undefined) return;
     this.#searching += 1;
-    let visible: Int32Array | undefined;
+    let found: { readonly visible: Int32Array | undefined } | undefined;
     try {
-      visible = await this.#search(key, this.leaf);
+      found = await this.#search(key, this.leaf);
     } finally {
       this.#searching -= 1;
     }
-    if (this.selectedKey !== key) return;
+    // Overtaken by a newer search (typing sends one per key), which shows its own hits when it lands.
+    if (found === undefined || this.selectedKey !== key) return;
+    const visible = found.visible;
     this.visible = visible;
     const columns = this.selected?.entries;
     const previous = this.hits;
@@ -206,14 +208,21 @@ export class AppState {
     return (((this.hit + delta) % hits.length) + hits.length) % hits.length;
   }
 
-  /** The entries the filter and search show; undefined when they show everything. */
-  async #search(key: string, leaf: number | undefined): Promise<Int32Array | undefined> {
+  /**
+   * The entries the filter and search show (`visible` undefined when they show everything); undefined when a newer
+   * search overtook this one.
+   */
+  async #search(
+    key: string,
+    leaf: number | undefined,
+  ): Promise<{ readonly visible: Int32Array | undefined } | undefined> {
     try {
       const matches = await this.library.client.search(key, this.query, this.filter, leaf);
-      return this.filter === "all" && !this.query ? undefined : matches;
+      if (matches === undefined) return undefined;
+      return { visible: this.filter === "all" && !this.query ? undefined : matches };
     } catch (error) {
       this.library.notify("error", error instanceof Error ? error.message : String(error));
-      return undefined;
+      return { visible: undefined };
     }
   }
 
