@@ -10,6 +10,22 @@ const changes = (page: Page) => page.getByRole("list", { name: "Changes from A t
 
 let offOrigin: string[] = [];
 
+/** Opens a session that reads `logs` logs, a tool call and its result each, then answers once (logs + 1 requests). */
+async function openReadingLogs(page: Page, id: string, logs: number): Promise<void> {
+  const text = session(
+    header({ id }),
+    user("u1", null, "Read every log"),
+    ...Array.from({ length: logs }, (_, i) => i + 1).flatMap((n) => [
+      assistant(`a${n}`, n === 1 ? "u1" : `r${n - 1}`, [toolCall(`call_${n}`, "read", { path: `log${n}.txt` })]),
+      toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: `log ${n}` }]),
+    ]),
+    assistant("a_last", `r${logs}`, "All logs read."),
+  );
+  await page
+    .getByLabel("Open session files")
+    .setInputFiles({ name: `${id}.jsonl`, mimeType: "application/jsonl", buffer: Buffer.from(text) });
+}
+
 test.beforeEach(async ({ page }) => {
   offOrigin = watchRequests(page);
   await page.goto("/");
@@ -117,18 +133,7 @@ test("two leaves: by typing a line, and by picking in the tree without moving A"
 
 test("a long comparison is drawn 500 changes at a time, more on asking", async ({ page }) => {
   // 700 tool calls and results: another model sends every one of the 1,402 items differently.
-  const text = session(
-    header({ id: "many-changes" }),
-    user("u1", null, "Read every log"),
-    ...Array.from({ length: 700 }, (_, i) => i + 1).flatMap((n) => [
-      assistant(`a${n}`, n === 1 ? "u1" : `r${n - 1}`, [toolCall(`call_${n}`, "read", { path: `log${n}.txt` })]),
-      toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: `log ${n}` }]),
-    ]),
-    assistant("a_last", "r700", "All logs read."),
-  );
-  await page
-    .getByLabel("Open session files")
-    .setInputFiles({ name: "many.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(text) });
+  await openReadingLogs(page, "many-changes", 700);
   // The file is listed a moment before its view replaces the sample's (with a Compare view of its own): wait for it.
   await expect(
     page
@@ -164,18 +169,7 @@ test("a long comparison is drawn 500 changes at a time, more on asking", async (
 
 test("a long session's cache chart is drawn as its requests are measured", async ({ page }) => {
   // 1,201 requests on a path without compaction: each is projected and counted whole, which takes the worker seconds.
-  const text = session(
-    header({ id: "many-requests" }),
-    user("u1", null, "Read every log"),
-    ...Array.from({ length: 1200 }, (_, i) => i + 1).flatMap((n) => [
-      assistant(`a${n}`, n === 1 ? "u1" : `r${n - 1}`, [toolCall(`call_${n}`, "read", { path: `log${n}.txt` })]),
-      toolResult(`r${n}`, `a${n}`, `call_${n}`, [{ type: "text", text: `log ${n}` }]),
-    ]),
-    assistant("a_last", "r1200", "All logs read."),
-  );
-  await page
-    .getByLabel("Open session files")
-    .setInputFiles({ name: "many.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(text) });
+  await openReadingLogs(page, "many-requests", 1200);
   const chart = page.getByRole("figure", { name: /Prompt size and cache-reusable prefix/ });
   await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /of 1,201 requests measured so far/);
   await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /A \(pi 0\.73\.1\): 1,201 requests,/, {
