@@ -237,7 +237,7 @@ export type Response =
   | { readonly type: "progress"; readonly requestId: number; readonly progress: LoadProgress }
   | { readonly type: "loaded"; readonly requestId: number; readonly summary: SessionSummary }
   | { readonly type: "entry"; readonly requestId: number; readonly detail: EntryDetail }
-  /** `superseded`: a newer search came before this one was done; it stopped, and its matches are not all there. */
+  /** `superseded`: a newer search came while this one waited to start; it was not read, and `matches` is empty. */
   | { readonly type: "search"; readonly requestId: number; readonly matches: Int32Array; readonly superseded?: true }
   | { readonly type: "project"; readonly requestId: number; readonly answer: ProjectionAnswer }
   | { readonly type: "ruleEffects"; readonly requestId: number; readonly effects: readonly RuleEffect[] }
