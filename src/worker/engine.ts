@@ -181,32 +181,8 @@ export class SessionEngine {
           const changes = changesOf(answer.value, request);
           return this.#post({ type: "compareChanges", requestId: request.requestId, changes });
         }
-        case "cacheSeries": {
-          const { key, side, requestId } = request;
-          let slice = performance.now();
-          let told = -Infinity;
-          let sent = 0;
-          const answer = await cacheSeriesFor(
-            this.#tree(key),
-            side,
-            this.#countSide(key),
-            async (done, total, turns) => {
-              // Say how far it is, with the turns measured since, at the start and a few times a second: a long
-              // session has thousands of requests, and the chart is drawn as they are measured.
-              if (done === 0 || performance.now() - told >= this.#seriesProgressMs) {
-                this.#post({ type: "seriesProgress", requestId, done, total, turns: turns.slice(sent) });
-                sent = turns.length;
-                told = performance.now();
-              }
-              // Let other questions through now and then, and stop when superseded or left.
-              if (performance.now() - slice < 30) return;
-              await new Promise((resolve) => setTimeout(resolve, 0));
-              slice = performance.now();
-              if (this.#cancelled.delete(requestId)) throw new Error("The cache series was stopped.");
-            },
-          );
-          return this.#post({ type: "cacheSeries", requestId, answer });
-        }
+        case "cacheSeries":
+          return await this.#cacheSeries(request);
       }
     } catch (error) {
       this.#post({
@@ -223,6 +199,30 @@ export class SessionEngine {
     this.#last = undefined;
     this.#comparison = undefined;
     this.#tokens.modelsChanged();
+  }
+
+  /**
+   * The cache series of one side, request by request. It says how far it is, with the turns measured since, at the
+   * start and a few times a second (a long session has thousands of requests, and the chart is drawn as they are
+   * measured); it lets other questions through now and then, and stops when superseded or left.
+   */
+  async #cacheSeries(request: Extract<Request, { type: "cacheSeries" }>): Promise<void> {
+    const { key, side, requestId } = request;
+    let slice = performance.now();
+    let told = -Infinity;
+    let sent = 0;
+    const answer = await cacheSeriesFor(this.#tree(key), side, this.#countSide(key), async (done, total, turns) => {
+      if (done === 0 || performance.now() - told >= this.#seriesProgressMs) {
+        this.#post({ type: "seriesProgress", requestId, done, total, turns: turns.slice(sent) });
+        sent = turns.length;
+        told = performance.now();
+      }
+      if (performance.now() - slice < 30) return;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      slice = performance.now();
+      if (this.#cancelled.delete(requestId)) throw new Error("The cache series was stopped.");
+    });
+    this.#post({ type: "cacheSeries", requestId, answer });
   }
 
   /**
