@@ -3,7 +3,7 @@
  * Runs inside the worker, and in-process for tests (the same code either way).
  */
 import { clipNesting } from "../core/nesting.ts";
-import { searchEntries } from "../core/session/filter.ts";
+import { TypedSearch } from "../core/session/filter.ts";
 import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
@@ -55,6 +55,8 @@ export class SessionEngine {
   readonly #tokens: TokensEngine;
   /** Rises with every search: one that sees a newer one came after it stops. */
   #searchGeneration = 0;
+  /** Recent search answers, to read only the last hits when a query is typed on (kept: never transfer them). */
+  readonly #typed = new TypedSearch();
   /** The last projection made: the view, its token count and its rule effects all start from it. */
   #last: { readonly signature: string; readonly result: Result<Projection> } | undefined;
   /** Rises with every rule-effects request: an older one still running sees it and stops. */
@@ -236,7 +238,7 @@ export class SessionEngine {
     if (generation !== this.#searchGeneration) {
       return this.#post({ type: "search", requestId: request.requestId, matches: new Int32Array(0), superseded: true });
     }
-    const matches = searchEntries(this.#tree(request.key), request.query, request.filter, request.leaf);
+    const matches = this.#typed.search(this.#tree(request.key), request.query, request.filter, request.leaf);
     this.#post({ type: "search", requestId: request.requestId, matches });
   }
 

@@ -41,16 +41,27 @@ export function passesFilter(tree: EntryTree, index: number, filter: TreeFilter,
   }
 }
 
-/** Entries that pass the filter and contain every whitespace-separated token of `query` (case-insensitive). */
+/** The lowercased tokens a query is searched by: an entry is found when its text contains every one. */
+export function queryTokens(query: string): string[] {
+  return query.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/**
+ * Entries that pass the filter and contain every whitespace-separated token of `query` (case-insensitive), in
+ * entry order. `within`: only these entries (in entry order) are read, for a query known to find no others.
+ */
 export function searchEntries(
   tree: EntryTree,
   query: string,
   filter: TreeFilter,
   leaf: number | undefined,
+  within?: Int32Array,
 ): Int32Array {
-  const tokens = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const tokens = queryTokens(query);
   const hits: number[] = [];
-  for (const entry of tree.entries) {
+  const count = within ? within.length : tree.entries.length;
+  for (let k = 0; k < count; k++) {
+    const entry = tree.entries[within ? (within[k] as number) : k] as SessionEntry;
     if (!passesFilter(tree, entry.index, filter, leaf)) continue;
     if (tokens.length > 0) {
       const label = entry.id !== undefined ? (tree.labels.get(entry.id)?.label ?? "") : "";
@@ -60,4 +71,54 @@ export function searchEntries(
     hits.push(entry.index);
   }
   return Int32Array.from(hits);
+}
+
+/**
+ * Whether whatever `next` finds, `previous` found too: each of its tokens is part of one of `next`'s, so an
+ * entry holding all of `next`'s tokens holds all of its. Typing onto a query narrows it this way.
+ */
+export function narrows(previous: readonly string[], next: readonly string[]): boolean {
+  return previous.every((p) => next.some((n) => n.includes(p)));
+}
+
+interface Answered {
+  readonly tokens: readonly string[];
+  readonly filter: TreeFilter;
+  readonly leaf: number | undefined;
+  readonly hits: Int32Array;
+}
+
+/** Answers kept per tree, the newest last: enough to type on, or to delete a few characters back. */
+const KEPT_ANSWERS = 8;
+
+/**
+ * Search as a person types: each key sends a longer query, whose hits are among the last one's. Reading only
+ * those (rather than every entry's text again) makes a keystroke on a large session cost what its hits cost.
+ * The answers are the same as `searchEntries` over the whole tree; a few recent ones are kept per tree.
+ */
+export class TypedSearch {
+  readonly #answers = new WeakMap<EntryTree, Answered[]>();
+
+  search(tree: EntryTree, query: string, filter: TreeFilter, leaf: number | undefined): Int32Array {
+    const tokens = queryTokens(query);
+    let answers = this.#answers.get(tree);
+    if (answers === undefined) this.#answers.set(tree, (answers = []));
+    // The answer to the same tokens if there is one, else the fewest hits of a query this one narrows.
+    let from: Answered | undefined;
+    let same = false;
+    for (const answer of answers) {
+      if (answer.filter !== filter || answer.leaf !== leaf || !narrows(answer.tokens, tokens)) continue;
+      if (narrows(tokens, answer.tokens)) {
+        from = answer;
+        same = true;
+        break;
+      }
+      if (from === undefined || answer.hits.length < from.hits.length) from = answer;
+    }
+    const hits = same && from ? from.hits : searchEntries(tree, query, filter, leaf, from?.hits);
+    const kept = same ? answers.filter((answer) => answer !== from) : answers; // an answer given again goes last
+    kept.push({ tokens, filter, leaf, hits });
+    this.#answers.set(tree, kept.slice(-KEPT_ANSWERS));
+    return hits;
+  }
 }
