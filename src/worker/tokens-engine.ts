@@ -11,10 +11,11 @@ import type { EntryTree } from "../core/session/tree.ts";
 import { summarize, turnErrors, type AccuracyReport } from "../core/tokens/accuracy.ts";
 import { TokenCountCache } from "../core/tokens/cache.ts";
 import { TokenCounter } from "../core/tokens/count.ts";
-import { estimateFromFeatures, turnFeatures, type TurnFeatures } from "../core/tokens/estimate.ts";
+import { estimateFromFeatures, featuresOf, turnVocabularies, type TurnFeatures } from "../core/tokens/estimate.ts";
 import { familyOf, tokenizersFor } from "../core/tokens/family.ts";
 import { projectionTokens, type ProjectionTokens } from "../core/tokens/projection.ts";
 import { sessionTurns } from "../core/tokens/anchors.ts";
+import { turnRequest, type RecordedTurn } from "../core/tokens/turns.ts";
 import type { CacheStats } from "../core/tokens/cache.ts";
 import type { TurnEstimate } from "../core/tokens/estimate.ts";
 import type { Tokenizer, TokenizerName } from "../core/tokens/tokenizer.ts";
@@ -134,14 +135,16 @@ export class TokensEngine {
   /**
    * Both estimators on the session's recorded turns: every turn up to `MEASURED_TURNS`, else that many spread
    * evenly (each turn re-projects its own path, so all of them on a long session would take the worker for
-   * minutes). Ten turns at a time, with a turn of the event loop between, so the person's requests go first.
+   * minutes). A turn at a time, its new text counted in slices, with a turn of the event loop between, so the
+   * person's requests go first: one turn of a long session takes up to 150 ms, ten of them most of a second.
    */
   async accuracy(key: string): Promise<SessionTokenAccuracy> {
     const known = this.#accuracy.get(key);
     if (known) return known;
     const tree = this.#tree(key);
     await this.#ensure(["o200k", "claude"]);
-    const all = sessionTurns(tree).length;
+    const recorded = sessionTurns(tree);
+    const all = recorded.length;
     const picked =
       all <= MEASURED_TURNS
         ? Array.from({ length: all }, (_, i) => i)
@@ -151,8 +154,12 @@ export class TokensEngine {
             ),
           ];
     const features: TurnFeatures[] = [];
-    for (let start = 0; start < picked.length; start += 10) {
-      features.push(...turnFeatures(tree, this.#counter, {}, undefined, picked.slice(start, start + 10)));
+    for (const position of picked) {
+      // A turn's request is mostly text not counted yet: counted in slices first, its features then find it all.
+      const turn = recorded[position] as RecordedTurn;
+      const request = turnRequest(tree, turn);
+      if (request?.ok) await this.#countItemsInSlices(request.value, turnVocabularies(turn));
+      features.push(featuresOf(tree, this.#counter, turn, request));
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (!this.#sessions.has(key)) throw new Error(`Session ${key} is not loaded.`);
     }

@@ -1,11 +1,14 @@
 /** Token counts through the session client (in-process twin): lazy tokenizers, cached recounts, latest count wins. */
 import { describe, expect, it } from "vitest";
 import { PI_DEFAULTS, type RuleSettings } from "../../src/core/project/rules.ts";
+import { TokenCounter } from "../../src/core/tokens/count.ts";
+import { estimateFromFeatures, turnFeatures } from "../../src/core/tokens/estimate.ts";
 import type { TokenizerName } from "../../src/core/tokens/tokenizer.ts";
 import { loadTokenizer } from "../../src/tokens/load.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
 import { assistant, header, session, user } from "../support/build.ts";
-import { PROMPTS, toolLoopSession } from "./tokens-fixtures.ts";
+import { ourSession } from "../support/ours.ts";
+import { PROMPTS, toolLoopSession, usage } from "./tokens-fixtures.ts";
 
 async function client() {
   const loaded: TokenizerName[] = [];
@@ -55,6 +58,11 @@ describe("token counts through the session client", () => {
     const { sessions } = await client();
     const accuracy = await sessions.accuracy("s1");
     expect(accuracy.turns.map((t) => t.actual)).toEqual([...PROMPTS]);
+    // Measured a turn at a time in the worker, as the core measures them all at once.
+    const counter = new TokenCounter({});
+    for (const name of ["o200k", "claude"] as const) counter.add(await loadTokenizer(name));
+    const tree = ourSession(toolLoopSession());
+    expect(accuracy.turns).toEqual(estimateFromFeatures(turnFeatures(tree, counter)));
     expect(accuracy.report.anchored.turns).toBe(3);
     const result = await sessions.tokens("s1", 7, pi, undefined);
     expect(result?.tokens.total).toMatchObject({ kind: "calibrated", error: accuracy.report.anchored });
@@ -77,27 +85,32 @@ describe("token counts through the session client", () => {
   });
 });
 
+/** A client whose tokenizers take a millisecond per text (standing for a long session), counting the texts. */
+function slowClient() {
+  const state = { calls: 0, asked: undefined as (() => void) | undefined };
+  const slow = async (name: TokenizerName) => {
+    const real = await loadTokenizer(name);
+    return {
+      ...real,
+      count: (text: string) => {
+        state.calls += 1;
+        const asked = state.asked;
+        state.asked = undefined;
+        asked?.();
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+        return real.count(text);
+      },
+    };
+  };
+  return { sessions: createInProcessClient({}, slow), state };
+}
+
 describe("a long count", () => {
   it("gives way to the person's other requests while it tokenises", async () => {
-    // A tokenizer that takes a millisecond per text stands for a long uncompacted path: 300 turns take ~600 texts
-    // to count. A search asked for once counting has begun is answered long before the last text is counted.
-    let calls = 0;
-    let asked: (() => void) | undefined;
-    const slow = async (name: TokenizerName) => {
-      const real = await loadTokenizer(name);
-      return {
-        ...real,
-        count: (text: string) => {
-          calls += 1;
-          asked?.();
-          asked = undefined;
-          const until = performance.now() + 1;
-          while (performance.now() < until);
-          return real.count(text);
-        },
-      };
-    };
-    const sessions = createInProcessClient({}, slow);
+    // 300 turns take ~600 texts to count. A search asked for once counting has begun is answered long before the
+    // last text is counted.
+    const { sessions, state } = slowClient();
     const lines = [header({ id: "long" })];
     let parent: string | null = null;
     for (let i = 0; i < 300; i++) {
@@ -106,14 +119,44 @@ describe("a long count", () => {
     }
     const summary = await sessions.load("long", new Blob([session(...lines)]), "long.jsonl", () => undefined).done;
     await sessions.tokens("long", 1, pi, undefined); // the tokenizer is loaded: the next count starts at once
-    const before = calls;
+    const before = state.calls;
     let callsWhenSearched: number | undefined;
-    asked = () =>
-      void sessions.search("long", "question 7", "all", undefined).then(() => (callsWhenSearched = calls - before));
+    state.asked = () =>
+      void sessions
+        .search("long", "question 7", "all", undefined)
+        .then(() => (callsWhenSearched = state.calls - before));
     await sessions.tokens("long", summary.defaultLeaf!, pi, undefined);
-    const counted = calls - before;
+    const counted = state.calls - before;
     expect(counted).toBeGreaterThan(500);
     expect(callsWhenSearched).toBeDefined();
     expect(callsWhenSearched!).toBeLessThan(counted / 2);
+  });
+
+  it("gives way while it measures the estimators, within a turn", async () => {
+    // Ten recorded turns, each after 40 new messages: one turn's request takes 40 new texts or more to count.
+    const { sessions, state } = slowClient();
+    const lines = [header({ id: "turns" })];
+    let parent: string | null = null;
+    for (let turn = 0; turn < 10; turn++) {
+      for (let i = 0; i < 40; i++) {
+        lines.push(user(`u${turn}-${i}`, parent, `question ${turn} ${i}`));
+        parent = `u${turn}-${i}`;
+      }
+      lines.push(assistant(`a${turn}`, parent, `answer ${turn}`, { usage: usage(1000 + 100 * turn, 10) }));
+      parent = `a${turn}`;
+    }
+    await sessions.load("turns", new Blob([session(...lines)]), "turns.jsonl", () => undefined).done;
+    await sessions.tokens("turns", 0, pi, "anthropic/claude-sonnet-4-5"); // the tokenizers are loaded
+    await sessions.tokens("turns", 0, pi, "openai/gpt-5.2"); // so the measuring starts at once
+    const before = state.calls;
+    let callsWhenSearched: number | undefined;
+    state.asked = () =>
+      void sessions.search("turns", "answer", "all", undefined).then(() => (callsWhenSearched = state.calls - before));
+    const accuracy = await sessions.accuracy("turns");
+    const counted = state.calls - before;
+    expect(accuracy.turns).toHaveLength(10);
+    expect(counted).toBeGreaterThan(400);
+    expect(callsWhenSearched).toBeDefined();
+    expect(callsWhenSearched!).toBeLessThan(counted / 4);
   });
 });

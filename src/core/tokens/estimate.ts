@@ -60,23 +60,36 @@ export function turnFeatures(
 ): TurnFeatures[] {
   const turns = sessionTurns(tree);
   const chosen = pick ? pick.flatMap((i) => (turns[i] ? [turns[i]] : [])) : turns;
-  return chosen.map((turn) => {
-    const family = familyOf(turn.modelId, turn.provider);
-    const anchors = anchorsOf(tree, turn);
-    const request = turnRequest(tree, turn, options);
-    if (!request?.ok) {
-      const error = request ? request.error : "the turn has no parent entry, so its request held no messages";
-      return { turn, family: family.id, standalone: undefined, anchored: undefined, ...anchors, error };
-    }
-    const counts = countPayload(request.value, counter, names ?? vocabularies(family.coefficients));
-    return {
-      turn,
-      family: family.id,
-      standalone: contextFeatures(counts, itemParts(request.value, counts, family)),
-      anchored: contextFeatures(counts, itemParts(request.value, counts, family, { replayRecordedOutput: true })),
-      ...anchors,
-    };
-  });
+  return chosen.map((turn) => featuresOf(tree, counter, turn, turnRequest(tree, turn, options), names));
+}
+
+/** One turn's features, from its request context (`turnRequest` of it, made by the caller). */
+export function featuresOf(
+  tree: EntryTree,
+  counter: TokenCounter,
+  turn: RecordedTurn,
+  request: ReturnType<typeof turnRequest>,
+  names?: readonly TokenizerName[],
+): TurnFeatures {
+  const family = familyOf(turn.modelId, turn.provider);
+  const anchors = anchorsOf(tree, turn);
+  if (!request?.ok) {
+    const error = request ? request.error : "the turn has no parent entry, so its request held no messages";
+    return { turn, family: family.id, standalone: undefined, anchored: undefined, ...anchors, error };
+  }
+  const counts = countPayload(request.value, counter, names ?? vocabularies(family.coefficients));
+  return {
+    turn,
+    family: family.id,
+    standalone: contextFeatures(counts, itemParts(request.value, counts, family)),
+    anchored: contextFeatures(counts, itemParts(request.value, counts, family, { replayRecordedOutput: true })),
+    ...anchors,
+  };
+}
+
+/** The vocabularies `turnFeatures` counts a turn's request with (its family's, where its coefficient is not 0). */
+export function turnVocabularies(turn: RecordedTurn): TokenizerName[] {
+  return vocabularies(familyOf(turn.modelId, turn.provider).coefficients);
 }
 
 function vocabularies(c: FamilyCoefficients): TokenizerName[] {
