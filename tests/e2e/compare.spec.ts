@@ -172,6 +172,11 @@ test("a long session's cache chart is drawn as its requests are measured", async
   await openReadingLogs(page, "many-requests", 1200);
   const chart = page.getByRole("figure", { name: /Prompt size and cache-reusable prefix/ });
   await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /of 1,201 requests measured so far/);
+  // The counts are shown, but the live region holds only the words (it would be read out a few times a second).
+  const measuring = compare(page).getByText("Measuring every request on the path");
+  await expect(measuring).toHaveRole("status");
+  await expect(measuring).toHaveText("Measuring every request on the path for the cache chart…");
+  await expect(measuring.locator("..")).toContainText(/of 1,201 requests/);
   await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /A \(pi 0\.73\.1\): 1,201 requests,/, {
     timeout: 60_000,
   });
