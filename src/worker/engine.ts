@@ -273,7 +273,14 @@ export class SessionEngine {
     return result;
   }
 
-  #count(key: string, leaf: number, settings: RuleSettings, model: string | undefined, reuse = true) {
+  /** Counts the projection of `leaf` under `settings` (`projected`: made already, else the view's is used or made). */
+  #count(
+    key: string,
+    leaf: number,
+    settings: RuleSettings,
+    model: string | undefined,
+    projected: Result<Projection> = this.#projected(key, leaf, settings, model),
+  ) {
     return this.#tokens.count(
       {
         key,
@@ -283,7 +290,7 @@ export class SessionEngine {
         // pi's own rules (an empty system prompt and no tools among them): a recorded request may answer exactly.
         asPiSends: changedRules(settings).length === 0,
       },
-      reuse ? this.#projected(key, leaf, settings, model) : undefined,
+      projected,
     );
   }
 
@@ -337,9 +344,11 @@ export class SessionEngine {
     for (const { rule, against } of ruleAlternatives(tree, leaf, settings)) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (stale()) return effects;
-      const effect = ruleEffect(tree, leaf, rule, against, model, current);
+      // Made once, for the entries it changes and for its count: on a long path each is a pass over all of it.
+      const projection = projectFor(tree, leaf, against, model);
+      const effect = ruleEffect(tree, leaf, rule, against, model, current, projection);
       if (!effect) continue;
-      const other = total && (await this.#count(key, leaf, against, model, false).catch(() => undefined));
+      const other = total && (await this.#count(key, leaf, against, model, projection).catch(() => undefined));
       effects.push(other ? { ...effect, tokenDelta: other.tokens.total.value - total.tokens.total.value } : effect);
     }
     return effects;

@@ -218,7 +218,10 @@ export function ruleAlternatives(
   });
 }
 
-/** How many path entries flipping one rule changes, against the current projection's contributions. */
+/**
+ * How many path entries flipping one rule changes, against the current projection's contributions. `other` is
+ * the projection with the rule flipped, when the caller made it already (to count its tokens too).
+ */
 export function ruleEffect(
   tree: EntryTree,
   leaf: number,
@@ -226,8 +229,8 @@ export function ruleEffect(
   against: RuleSettings,
   modelRef: string | undefined,
   current: EntryContributions,
+  other: Result<Projection> = projectFor(tree, leaf, against, modelRef),
 ): RuleEffect | undefined {
-  const other = projectFor(tree, leaf, against, modelRef);
   if (!other.ok) return undefined;
   const theirs = contributions(other.value);
   let entries = 0;
