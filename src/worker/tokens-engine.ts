@@ -135,8 +135,8 @@ export class TokensEngine {
   /**
    * Both estimators on the session's recorded turns: every turn up to `MEASURED_TURNS`, else that many spread
    * evenly (each turn re-projects its own path, so all of them on a long session would take the worker for
-   * minutes). A turn at a time, its new text counted in slices, with a turn of the event loop between, so the
-   * person's requests go first: one turn of a long session takes up to 150 ms, ten of them most of a second.
+   * minutes). Turn by turn, with a turn of the event loop after every `COUNT_SLICE_MS` (within a turn too, while
+   * its new text is counted), so the person's requests go first: a turn of a long session takes up to 150 ms.
    */
   async accuracy(key: string): Promise<SessionTokenAccuracy> {
     const known = this.#accuracy.get(key);
@@ -154,15 +154,19 @@ export class TokensEngine {
             ),
           ];
     const features: TurnFeatures[] = [];
+    let slice = performance.now();
     for (const position of picked) {
       // A turn's request is mostly text not counted yet: counted in slices first, its features then find it all.
       const turn = recorded[position] as RecordedTurn;
       const request = turnRequest(tree, turn);
-      if (request?.ok) await this.#countItemsInSlices(request.value, turnVocabularies(turn));
+      if (request?.ok) slice = await this.#countItemsInSlices(request.value, turnVocabularies(turn), slice);
       features.push(featuresOf(tree, this.#counter, turn, request));
+      if (performance.now() - slice < COUNT_SLICE_MS) continue;
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (!this.#sessions.has(key)) throw new Error(`Session ${key} is not loaded.`);
+      slice = performance.now();
     }
+    if (!this.#sessions.has(key)) throw new Error(`Session ${key} is not loaded.`);
     const turns = estimateFromFeatures(features);
     const report: AccuracyReport = summarize(turnErrors([{ name: key, group: key, turns: features, replies: [] }]));
     const result = { turns, report };
@@ -173,19 +177,24 @@ export class TokensEngine {
   /**
    * Counts the payload's items a slice at a time, with a turn of the event loop between slices, so the person's
    * requests go first: the first count of a long uncompacted path tokenises tens of millions of characters. The
-   * counter keeps each item's counts, so the count that follows finds them all.
+   * counter keeps each item's counts, so the count that follows finds them all. `slice`: when the current slice
+   * began (a caller counting several payloads in a row shares its slices); returns when the last one began.
    */
-  async #countItemsInSlices(projection: Projection, names: readonly TokenizerName[]): Promise<void> {
+  async #countItemsInSlices(
+    projection: Projection,
+    names: readonly TokenizerName[],
+    slice = performance.now(),
+  ): Promise<number> {
     const list = projection.payload.body[projection.payload.listKey];
-    if (!Array.isArray(list)) return;
+    if (!Array.isArray(list)) return slice;
     const key = names.join(" ");
-    let slice = performance.now();
     for (const item of list) {
       this.#counter.countItem(item, names, key);
       if (performance.now() - slice < COUNT_SLICE_MS) continue;
       await new Promise((resolve) => setTimeout(resolve, 0));
       slice = performance.now();
     }
+    return slice;
   }
 
   async #ensure(names: readonly TokenizerName[]): Promise<void> {
