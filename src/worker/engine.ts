@@ -4,6 +4,7 @@
  */
 import { clipNesting } from "../core/nesting.ts";
 import { TypedSearch } from "../core/session/filter.ts";
+import { Slices } from "./slices.ts";
 import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
@@ -210,7 +211,7 @@ export class SessionEngine {
    */
   async #cacheSeries(request: Extract<Request, { type: "cacheSeries" }>): Promise<void> {
     const { key, side, requestId } = request;
-    let slice = performance.now();
+    const slices = new Slices();
     let told = -Infinity;
     let sent = 0;
     const answer = await cacheSeriesFor(this.#tree(key), side, this.#countSide(key), async (done, total, turns) => {
@@ -219,9 +220,8 @@ export class SessionEngine {
         sent = turns.length;
         told = performance.now();
       }
-      if (performance.now() - slice < 30) return;
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      slice = performance.now();
+      if (!slices.due()) return;
+      await slices.pause();
       if (this.#cancelled.delete(requestId)) throw new Error("The cache series was stopped.");
     });
     this.#post({ type: "cacheSeries", requestId, answer });

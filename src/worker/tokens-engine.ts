@@ -16,6 +16,7 @@ import { familyOf, tokenizersFor } from "../core/tokens/family.ts";
 import { projectionTokens, type ProjectionTokens } from "../core/tokens/projection.ts";
 import { sessionTurns } from "../core/tokens/anchors.ts";
 import { turnRequest, type RecordedTurn } from "../core/tokens/turns.ts";
+import { Slices } from "./slices.ts";
 import type { CacheStats } from "../core/tokens/cache.ts";
 import type { TurnEstimate } from "../core/tokens/estimate.ts";
 import type { Tokenizer, TokenizerName } from "../core/tokens/tokenizer.ts";
@@ -70,9 +71,6 @@ export interface SessionTokenAccuracy {
 }
 
 export type TokenizerLoader = (name: TokenizerName) => Promise<Tokenizer>;
-
-/** A count gives way to other requests after this long. */
-const COUNT_SLICE_MS = 30;
 
 /** At most this many recorded turns are measured for a session's calibration error shown in the app. */
 export const MEASURED_TURNS = 120;
@@ -135,8 +133,8 @@ export class TokensEngine {
   /**
    * Both estimators on the session's recorded turns: every turn up to `MEASURED_TURNS`, else that many spread
    * evenly (each turn re-projects its own path, so all of them on a long session would take the worker for
-   * minutes). Turn by turn, with a turn of the event loop after every `COUNT_SLICE_MS` (within a turn too, while
-   * its new text is counted), so the person's requests go first: a turn of a long session takes up to 150 ms.
+   * minutes). Turn by turn, in slices shared with the counting of each turn's new text, so the person's requests
+   * go first: a turn of a long session takes up to 150 ms.
    */
   async accuracy(key: string): Promise<SessionTokenAccuracy> {
     const known = this.#accuracy.get(key);
@@ -154,17 +152,15 @@ export class TokensEngine {
             ),
           ];
     const features: TurnFeatures[] = [];
-    let slice = performance.now();
+    const slices = new Slices();
     for (const position of picked) {
       // A turn's request is mostly text not counted yet: counted in slices first, its features then find it all.
       const turn = recorded[position] as RecordedTurn;
       const request = turnRequest(tree, turn);
-      if (request?.ok) slice = await this.#countItemsInSlices(request.value, turnVocabularies(turn), slice);
-      features.push(featuresOf(tree, this.#counter, turn, request));
-      if (performance.now() - slice < COUNT_SLICE_MS) continue;
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (request?.ok) await this.#countItemsInSlices(request.value, turnVocabularies(turn), slices);
       if (!this.#sessions.has(key)) throw new Error(`Session ${key} is not loaded.`);
-      slice = performance.now();
+      features.push(featuresOf(tree, this.#counter, turn, request));
+      if (slices.due()) await slices.pause();
     }
     if (!this.#sessions.has(key)) throw new Error(`Session ${key} is not loaded.`);
     const turns = estimateFromFeatures(features);
@@ -177,24 +173,21 @@ export class TokensEngine {
   /**
    * Counts the payload's items a slice at a time, with a turn of the event loop between slices, so the person's
    * requests go first: the first count of a long uncompacted path tokenises tens of millions of characters. The
-   * counter keeps each item's counts, so the count that follows finds them all. `slice`: when the current slice
-   * began (a caller counting several payloads in a row shares its slices); returns when the last one began.
+   * counter keeps each item's counts, so the count that follows finds them all. A caller counting several payloads
+   * in a row passes its own `slices`, so they share one clock.
    */
   async #countItemsInSlices(
     projection: Projection,
     names: readonly TokenizerName[],
-    slice = performance.now(),
-  ): Promise<number> {
+    slices = new Slices(),
+  ): Promise<void> {
     const list = projection.payload.body[projection.payload.listKey];
-    if (!Array.isArray(list)) return slice;
+    if (!Array.isArray(list)) return;
     const key = names.join(" ");
     for (const item of list) {
       this.#counter.countItem(item, names, key);
-      if (performance.now() - slice < COUNT_SLICE_MS) continue;
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      slice = performance.now();
+      if (slices.due()) await slices.pause();
     }
-    return slice;
   }
 
   async #ensure(names: readonly TokenizerName[]): Promise<void> {
