@@ -50,4 +50,33 @@ describe("transformForModel", () => {
     });
     expect(JSON.stringify(result.messages[0])).not.toContain("textSignature");
   });
+
+  it("renames the results of a turn it transformed before, as the first time", () => {
+    const normalize = (id: string) => id.replace(/[^a-zA-Z0-9_-]/g, "_");
+    const messages: LlmMessage[] = [
+      { role: "user", content: "hi", timestamp: 1 },
+      assistant([{ type: "toolCall", id: "a|b", name: "read", arguments: {} }]),
+      { role: "toolResult", toolCallId: "a|b", toolName: "read", content: [], isError: false, timestamp: 2 },
+    ];
+    const first = transformForModel(messages, model, normalize);
+    const again = transformForModel(messages, model, normalize);
+    expect(again.messages[1]).toBe(first.messages[1]);
+    expect(again.messages[2]).toMatchObject({ toolCallId: "a_b" });
+  });
+
+  it("asks a normaliser made for another request afresh (a stateful one numbers ids per request)", () => {
+    const numbering = () => {
+      const seen = new Map<string, string>();
+      return (id: string) => seen.get(id) ?? (seen.set(id, `n${seen.size}`), `n${seen.size - 1}`);
+    };
+    const turn = assistant([
+      { type: "toolCall", id: "x", name: "read", arguments: {} },
+      { type: "toolCall", id: "y", name: "read", arguments: {} },
+    ]);
+    const other = assistant([{ type: "toolCall", id: "y", name: "read", arguments: {} }]);
+    transformForModel([turn], model, numbering());
+    const result = transformForModel([other, turn], model, numbering());
+    const turns = result.messages.filter((m) => m.role === "assistant");
+    expect(turns[1]).toMatchObject({ content: [{ id: "n1" }, { id: "n0" }] });
+  });
 });

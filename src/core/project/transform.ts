@@ -133,6 +133,22 @@ const isEmptyThinking = (block: AssistantMessage["content"][number]): boolean =>
   !block.thinkingSignature &&
   (!block.thinking || block.thinking.trim() === "");
 
+/** What `transformAssistant` made of a message for one target, with the tool-call ids it renamed on the way. */
+interface Transformed {
+  readonly model: ModelInfo;
+  readonly normalize: NormalizeToolCallId | undefined;
+  readonly thinkingAsText: boolean;
+  readonly message: AssistantMessage;
+  readonly renamed: readonly (readonly [string, string])[];
+}
+
+/**
+ * Another model's turn as last transformed, per message: each request of a cache series meets every earlier
+ * turn again. Kept for one normaliser object; a stateful one (Mistral's) is made afresh for every request, so it
+ * never finds what another request kept, and within one request it answers an id the same way each time.
+ */
+const transformed = new WeakMap<AssistantMessage, Transformed>();
+
 function transformAssistant(
   message: AssistantMessage,
   model: ModelInfo,
@@ -143,6 +159,31 @@ function transformAssistant(
   const same = isSameModel(message, model);
   // The common case, the target model's own turn: only empty unsigned thinking goes, usually nothing.
   if (same && !message.content.some(isEmptyThinking)) return message;
+  const known = transformed.get(message);
+  if (
+    known !== undefined &&
+    known.model === model &&
+    known.normalize === normalize &&
+    known.thinkingAsText === thinkingAsText
+  ) {
+    for (const [id, renamed] of known.renamed) idMap.set(id, renamed);
+    return known.message;
+  }
+  const renamed: [string, string][] = [];
+  const out = transformContent(message, model, same, renamed, normalize, thinkingAsText);
+  for (const [id, to] of renamed) idMap.set(id, to);
+  transformed.set(message, { model, normalize, thinkingAsText, message: out, renamed });
+  return out;
+}
+
+function transformContent(
+  message: AssistantMessage,
+  model: ModelInfo,
+  same: boolean,
+  renamed: [string, string][],
+  normalize: NormalizeToolCallId | undefined,
+  thinkingAsText: boolean,
+): AssistantMessage {
   const content: AssistantMessage["content"][number][] = [];
   for (const block of message.content) {
     switch (block.type) {
@@ -165,7 +206,7 @@ function transformAssistant(
         let id = block.id;
         if (normalize) {
           id = normalize(block.id, model, message);
-          if (id !== block.id) idMap.set(block.id, id);
+          if (id !== block.id) renamed.push([block.id, id]);
         }
         content.push(block.thoughtSignature || id !== block.id ? rewriteCall(block, id) : block);
         break;
@@ -239,6 +280,9 @@ export function transformForModel(
   let answered = new Set<string>();
 
   const flushPending = (): void => {
+    // Most flushes find nothing waiting (every user message and assistant turn flushes); `answered` is only read
+    // while calls wait, and starts afresh with them.
+    if (pending.length === 0) return;
     if (synthesize) {
       for (const call of pending) {
         if (answered.has(call.id)) continue;

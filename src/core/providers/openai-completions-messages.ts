@@ -260,12 +260,7 @@ export function convertCompletionsMessages(
   request: PayloadRequest,
   compat: CompletionsCompat,
 ): ConvertedMessages {
-  const transformed = transformForModel(
-    request.messages,
-    model,
-    (id) => normalizeCompletionsToolCallId(id, model),
-    request.transform,
-  );
+  const transformed = transformForModel(request.messages, model, normalizeCompletionsToolCallId, request.transform);
   const sourced = transformed.messages.map((message, i) => {
     const from = transformed.from[i];
     return { message, origin: from === undefined ? [] : [from] };

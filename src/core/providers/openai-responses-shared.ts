@@ -102,21 +102,36 @@ function sanitizeIdPart(part: string): string {
 }
 
 /**
+ * One normaliser per set of paired-id providers, the same function every time: the transform stage remembers
+ * what it made of a message per normaliser (see `transformForModel`).
+ */
+const normalizers = new WeakMap<ReadonlySet<string>, NormalizeToolCallId>();
+
+/**
  * pi-ai's tool-call id normaliser for the Responses APIs. Only providers in `pairedIdProviders` keep
  * `call_id|item_id` pairs; the item id then gets an `fc_` prefix, hashed when the call came from another API.
  */
-export function responsesToolCallIdNormalizer(
+export function responsesToolCallIdNormalizer(pairedIdProviders: ReadonlySet<string>): NormalizeToolCallId {
+  let normalize = normalizers.get(pairedIdProviders);
+  if (normalize === undefined) {
+    normalize = (id, target, source) => normalizeResponsesId(id, target, source, pairedIdProviders);
+    normalizers.set(pairedIdProviders, normalize);
+  }
+  return normalize;
+}
+
+function normalizeResponsesId(
+  id: string,
   target: ModelInfo,
+  source: AssistantMessage,
   pairedIdProviders: ReadonlySet<string>,
-): NormalizeToolCallId {
-  return (id, _model, source) => {
-    if (!pairedIdProviders.has(target.provider) || !id.includes("|")) return sanitizeIdPart(id);
-    const [callId = "", itemId = ""] = id.split("|");
-    const isForeign = source.provider !== target.provider || source.api !== target.api;
-    let item = isForeign ? `fc_${shortHash(itemId)}`.slice(0, MAX_ID_LENGTH) : sanitizeIdPart(itemId);
-    if (!item.startsWith("fc_")) item = sanitizeIdPart(`fc_${item}`);
-    return `${sanitizeIdPart(callId)}|${item}`;
-  };
+): string {
+  if (!pairedIdProviders.has(target.provider) || !id.includes("|")) return sanitizeIdPart(id);
+  const [callId = "", itemId = ""] = id.split("|");
+  const isForeign = source.provider !== target.provider || source.api !== target.api;
+  let item = isForeign ? `fc_${shortHash(itemId)}`.slice(0, MAX_ID_LENGTH) : sanitizeIdPart(itemId);
+  if (!item.startsWith("fc_")) item = sanitizeIdPart(`fc_${item}`);
+  return `${sanitizeIdPart(callId)}|${item}`;
 }
 
 /** Reads a text signature: v1 JSON `{v: 1, id, phase?}`, else the whole string is a legacy message id. */
@@ -274,7 +289,7 @@ export function toResponsesInput(
   request: PayloadRequest,
   options: ResponsesInputOptions,
 ): ResponsesInput {
-  const normalize = responsesToolCallIdNormalizer(model, options.pairedIdProviders);
+  const normalize = responsesToolCallIdNormalizer(options.pairedIdProviders);
   const transformed = transformForModel(request.messages, model, normalize, request.transform);
   const items: ResponsesInputItem[] = [];
   const origins: (readonly number[])[] = [];
