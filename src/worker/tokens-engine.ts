@@ -10,7 +10,7 @@ import type { ProjectionOptions } from "../core/project/project.ts";
 import type { EntryTree } from "../core/session/tree.ts";
 import { summarize, turnErrors, type AccuracyReport } from "../core/tokens/accuracy.ts";
 import { TokenCountCache } from "../core/tokens/cache.ts";
-import { TokenCounter } from "../core/tokens/count.ts";
+import { TokenCounter, type PieceCounts } from "../core/tokens/count.ts";
 import { estimateFromFeatures, featuresOf, turnVocabularies, type TurnFeatures } from "../core/tokens/estimate.ts";
 import { familyOf, tokenizersFor } from "../core/tokens/family.ts";
 import { projectionTokens, type ProjectionTokens } from "../core/tokens/projection.ts";
@@ -184,10 +184,18 @@ export class TokensEngine {
     const list = projection.payload.body[projection.payload.listKey];
     if (!Array.isArray(list)) return;
     const key = names.join(" ");
-    for (const item of list) {
-      this.#counter.countItem(item, names, key);
-      if (slices.due()) await slices.pause();
+    const counter = this.#counter;
+    const counts: PieceCounts[] = new Array<PieceCounts>(list.length);
+    let misses = counter.misses;
+    for (let i = 0; i < list.length; i += 1) {
+      counts[i] = counter.countItem(list[i], names, key);
+      // An item counted before is a lookup: only new text takes time worth pausing for.
+      if (counter.misses !== misses) {
+        misses = counter.misses;
+        if (slices.due()) await slices.pause();
+      }
     }
+    counter.rememberList(list, key, counts);
   }
 
   async #ensure(names: readonly TokenizerName[]): Promise<void> {

@@ -43,11 +43,20 @@ export function tokensFrom(units: readonly CacheUnit[], unit: number, tokens: Pr
   if (unit >= units.length) return 0;
   if (unit < 2) return total;
   if (unit === 2) return Math.max(0, total - Math.round(tokens.tools));
-  const byIndex = new Map(tokens.items.map((item) => [item.index, item.tokens]));
+  // Items are counted in list order, so an item's index is its position: read it there (a Map of every item,
+  // made per request of a cache series, cost more than the sum), else look it up.
+  const items = tokens.items;
+  let byIndex: Map<number, number> | undefined;
+  const tokensOf = (index: number): number => {
+    const at = items[index];
+    if (at?.index === index) return at.tokens;
+    byIndex ??= new Map(items.map((item) => [item.index, item.tokens]));
+    return byIndex.get(index) ?? 0;
+  };
   let sum = 0;
   for (let k = unit; k < units.length; k += 1) {
     const u = units[k] as CacheUnit;
-    if (u.kind === "item") sum += byIndex.get(u.item as number) ?? 0;
+    if (u.kind === "item") sum += tokensOf(u.item as number);
   }
   return Math.max(0, Math.min(total, Math.round(sum)));
 }

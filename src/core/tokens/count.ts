@@ -25,6 +25,12 @@ export class TokenCounter {
    * again. Keyed by the vocabularies counted (`names` joined).
    */
   readonly #items = new WeakMap<object, { readonly names: string; readonly counts: PieceCounts }>();
+  /** Every item's counts of a payload list a caller counted whole beforehand (see `rememberList`). */
+  readonly #lists = new WeakMap<
+    readonly unknown[],
+    { readonly names: string; readonly counts: readonly PieceCounts[] }
+  >();
+  #misses = 0;
 
   constructor(tokenizers: Partial<Tokenizers>, cache = new TokenCountCache()) {
     this.#tokenizers = { ...tokenizers };
@@ -64,7 +70,28 @@ export class TokenCounter {
     if (known !== undefined && known.names === key) return known.counts;
     const counts = countPieces(this, itemPieces(item), names);
     this.#items.set(item, { names: key, counts });
+    this.#misses += 1;
     return counts;
+  }
+
+  /** How many items `countItem` has had to count rather than remember: a caller pacing a long loop reads it. */
+  get misses(): number {
+    return this.#misses;
+  }
+
+  /**
+   * Remembers what `countItem` gave for every item of `list` (`key` as there), so that the `countPayload` that
+   * follows reads one array instead of looking every item up again (the worker counts a list in slices first; on
+   * a long path that is thousands of items per request, each looked up twice).
+   */
+  rememberList(list: readonly unknown[], key: string, counts: readonly PieceCounts[]): void {
+    this.#lists.set(list, { names: key, counts });
+  }
+
+  /** The counts `rememberList` kept for this list and vocabularies, if any. */
+  listCounts(list: readonly unknown[], key: string): readonly PieceCounts[] | undefined {
+    const known = this.#lists.get(list);
+    return known !== undefined && known.names === key ? known.counts : undefined;
   }
 
   /** Width and height of an image (remembered per content). */
@@ -133,7 +160,7 @@ function countPieces(counter: TokenCounter, pieces: PromptPieces, names: readonl
   };
 }
 
-type PieceCounts = Pick<ItemCounts, "text" | "thinking" | "toolArgs" | "images" | "opaque">;
+export type PieceCounts = Pick<ItemCounts, "text" | "thinking" | "toolArgs" | "images" | "opaque">;
 
 /**
  * One item's counts. Results made per item are class instances, not object literals: V8 watches the objects each
@@ -175,12 +202,13 @@ export function countPayload(
   const items: ItemCounts[] = [];
   const systemItems: unknown[] = [];
   const key = names.join(" ");
+  const known = counter.listCounts(list, key);
   list.forEach((item, index) => {
     const messages = origins[index] ?? [];
     const role = roleOf(item, messages, projection.llm.messages);
     if (role === "system") systemItems.push(item);
     const sources = projection.itemSources[index] ?? [];
-    const counts = counter.countItem(item, names, key);
+    const counts = known?.[index] ?? counter.countItem(item, names, key);
     items.push(new CountedItem(index, role, messages, sources, counts));
   });
   const system = systemPieces(body, systemItems);
