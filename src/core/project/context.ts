@@ -127,28 +127,75 @@ function isFate(value: AgentMessage | ContextFate): value is ContextFate {
   return typeof (value as { kind?: unknown }).kind === "string" && !("role" in value);
 }
 
+/** What the path up to some entry has set: pi's thinking level and model, and its latest compaction. */
+interface Settings {
+  readonly thinkingLevel: string;
+  readonly model: AgentContext["model"];
+  /** Position of the latest compaction on the path. */
+  readonly compaction: number | undefined;
+  /** Why pi fails reading the path: its first message entry without a message. */
+  readonly error: string | undefined;
+}
+
+const NO_SETTINGS: Settings = { thinkingLevel: "off", model: undefined, compaction: undefined, error: undefined };
+
+function settle(settings: Settings, entry: SessionEntry, position: number): Settings {
+  const raw = entry.raw;
+  switch (entry.type) {
+    case "thinking_level_change":
+      return { ...settings, thinkingLevel: raw["thinkingLevel"] as string };
+    case "model_change":
+      return { ...settings, model: { provider: raw["provider"] as string, modelId: raw["modelId"] as string } };
+    case "compaction":
+      return { ...settings, compaction: position };
+    case "message": {
+      const message = raw["message"];
+      if (message === null || message === undefined)
+        return settings.error !== undefined
+          ? settings
+          : { ...settings, error: `the message entry on line ${entry.line} has no message; pi fails reading it` };
+      const m = message as Record<string, unknown>;
+      return m["role"] === "assistant"
+        ? { ...settings, model: { provider: m["provider"] as string, modelId: m["model"] as string } }
+        : settings;
+    }
+    default:
+      return settings;
+  }
+}
+
+/**
+ * The settings after an entry, kept every `SETTINGS_EVERY` positions and at each path's end: a path runs from the
+ * root to its last entry, so the path up to an entry is always the same. Each request of a cache series walks a
+ * path that extends the last one by a few entries; reading the settings walked it all again.
+ */
+const settingsAfter = new WeakMap<SessionEntry, Settings>();
+const SETTINGS_EVERY = 64;
+
 /** The path's thinking level and model, as pi reads them (the last change wins; assistant messages set the model). */
 function readSettings({
   entries,
   indices,
 }: EntryPath): Result<Pick<AgentContext, "thinkingLevel" | "model"> & { compaction: number | undefined }> {
-  let thinkingLevel = "off";
-  let model: AgentContext["model"];
-  let compaction: number | undefined;
-  for (let position = 0; position < indices.length; position += 1) {
-    const entry = entries[indices[position] as number] as SessionEntry;
-    const raw = entry.raw;
-    if (entry.type === "thinking_level_change") thinkingLevel = raw["thinkingLevel"] as string;
-    else if (entry.type === "model_change")
-      model = { provider: raw["provider"] as string, modelId: raw["modelId"] as string };
-    else if (entry.type === "message") {
-      const message = raw["message"];
-      if (message === null || message === undefined)
-        return err(`the message entry on line ${entry.line} has no message; pi fails reading it`);
-      const m = message as Record<string, unknown>;
-      if (m["role"] === "assistant") model = { provider: m["provider"] as string, modelId: m["model"] as string };
-    } else if (entry.type === "compaction") compaction = position;
+  const entry = (position: number) => entries[indices[position] as number] as SessionEntry;
+  // From the nearest kept settings: the path's own end, else the kept positions before it.
+  let position = indices.length - 1;
+  let settings = NO_SETTINGS;
+  while (position >= 0) {
+    const known = settingsAfter.get(entry(position));
+    if (known !== undefined) {
+      settings = known;
+      break;
+    }
+    position = position % SETTINGS_EVERY === 0 ? position - SETTINGS_EVERY : position - (position % SETTINGS_EVERY);
   }
+  for (position = Math.max(position, -1) + 1; position < indices.length; position += 1) {
+    settings = settle(settings, entry(position), position);
+    if (position % SETTINGS_EVERY === 0 || position === indices.length - 1)
+      settingsAfter.set(entry(position), settings);
+  }
+  if (settings.error !== undefined) return err(settings.error);
+  const { thinkingLevel, model, compaction } = settings;
   return ok({ thinkingLevel, model, compaction });
 }
 
