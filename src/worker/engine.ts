@@ -28,6 +28,7 @@ import { createSnapshotFor } from "../core/snapshot/create.ts";
 import { DEFAULT_CHOICES } from "../core/snapshot/export.ts";
 import { shareOutput, startShare, type Share } from "../core/snapshot/share.ts";
 import { cacheSeriesFor, compareSides, type CountSide } from "../core/diff/session.ts";
+import type { CacheTurn } from "../core/diff/cache-series.ts";
 import { err, ok } from "../core/result.ts";
 import { readModelsJson } from "../core/models/models-json.ts";
 import { builtInModels, useModels } from "../core/models/registry.ts";
@@ -35,6 +36,18 @@ import type { ModelInfo } from "../core/llm/types.ts";
 
 /** A cache series says how far it is (with the turns measured since) at most this often. */
 const SERIES_PROGRESS_MS = 250;
+
+/**
+ * A cache series measured before, whole or as far as it went before it was stopped (the Compare tab was left, a
+ * side was set to something else): asked for again, it goes on from there (a whole one is answered at once).
+ */
+interface KeptSeries {
+  readonly key: string;
+  readonly turns: readonly CacheTurn[];
+}
+
+/** The series kept: the two sides shown and a few set before (each a few megabytes on a long session at most). */
+const KEPT_SERIES = 6;
 
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
@@ -67,6 +80,8 @@ export class SessionEngine {
   #shareId = 0;
   /** The last comparison made, whole: the page reads its changes in parts. */
   #comparison: { readonly signature: string; readonly comparison: Comparison } | undefined;
+  /** Cache series measured, by session and side, the most recently used last. */
+  readonly #series = new Map<string, KeptSeries>();
 
   /** `loadTokenizer` is called the first time a model family needs a vocabulary (each is its own lazy chunk). */
   constructor(post: (response: Response) => void, loadTokenizer: TokenizerLoader, options: EngineOptions = {}) {
@@ -89,6 +104,7 @@ export class SessionEngine {
           this.#last = undefined;
           this.#comparison = undefined;
           this.#tokens.remove(request.key);
+          for (const [signature, kept] of this.#series) if (kept.key === request.key) this.#series.delete(signature);
           return this.#post({ type: "done", requestId: request.requestId });
         case "entry":
           return this.#post({
@@ -201,6 +217,7 @@ export class SessionEngine {
     useModels(models);
     this.#last = undefined;
     this.#comparison = undefined;
+    this.#series.clear();
     this.#tokens.modelsChanged();
   }
 
@@ -211,11 +228,16 @@ export class SessionEngine {
    */
   async #cacheSeries(request: Extract<Request, { type: "cacheSeries" }>): Promise<void> {
     const { key, side, requestId } = request;
+    const tree = this.#tree(key);
+    const signature = JSON.stringify([key, side.leaf, side.model ?? null, side.settings]);
+    const kept = this.#series.get(signature);
     const slices = new Slices();
     let told = -Infinity;
     let sent = 0;
-    const answer = await cacheSeriesFor(this.#tree(key), side, this.#countSide(key), async (done, total, turns) => {
-      if (done === 0 || performance.now() - told >= this.#seriesProgressMs) {
+    const between = async (done: number, total: number, turns: readonly CacheTurn[]) => {
+      // The series' own array, growing: what it holds is this series as far as it went, whenever it stops.
+      if (this.#sessions.get(key) === tree) this.#keepSeries(signature, { key, turns });
+      if (performance.now() - told >= this.#seriesProgressMs) {
         this.#post({ type: "seriesProgress", requestId, done, total, turns: turns.slice(sent) });
         sent = turns.length;
         told = performance.now();
@@ -223,8 +245,21 @@ export class SessionEngine {
       if (!slices.due()) return;
       await slices.pause();
       if (this.#cancelled.delete(requestId)) throw new Error("The cache series was stopped.");
-    });
+    };
+    const answer = await cacheSeriesFor(tree, side, this.#countSide(key), between, kept?.turns);
+    if (answer.ok && this.#sessions.get(key) === tree) this.#keepSeries(signature, { key, turns: answer.value.turns });
     this.#post({ type: "cacheSeries", requestId, answer });
+  }
+
+  /** Keeps a series (the longer of what two runs of it measured), the most recently used last. */
+  #keepSeries(signature: string, series: KeptSeries): void {
+    const known = this.#series.get(signature);
+    this.#series.delete(signature);
+    this.#series.set(signature, known && known.turns.length > series.turns.length ? known : series);
+    for (const oldest of this.#series.keys()) {
+      if (this.#series.size <= KEPT_SERIES) break;
+      this.#series.delete(oldest);
+    }
   }
 
   /**

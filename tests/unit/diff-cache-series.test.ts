@@ -1,7 +1,7 @@
 /** The cache series: prompt size and cache-reusable prefix of every request on a path, under a preset. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { cacheSeries, requestsOnPath } from "../../src/core/diff/cache-series.ts";
+import { cacheSeries, requestsOnPath, type CacheTurn } from "../../src/core/diff/cache-series.ts";
 import { PI_DEFAULTS, projectionOptions, type RuleSettings } from "../../src/core/project/rules.ts";
 import { BUILT_IN_PRESETS } from "../../src/core/project/presets.ts";
 import { assistant, compaction, header, modelChange, session, user } from "../support/build.ts";
@@ -107,5 +107,25 @@ describe("cacheSeries", () => {
     expect(series.turns).toHaveLength(2);
     expect(series.turns[0]!.error).toMatch(/no model on this path/);
     expect(series.turns[1]).toMatchObject({ reusable: 0 }); // nothing to compare with
+  });
+
+  it("goes on after turns measured before as if it had measured them itself", async () => {
+    const settings = BUILT_IN_PRESETS[1]!.settings;
+    const run = (measured?: readonly CacheTurn[]) =>
+      cacheSeries(
+        f.tree,
+        f.tree.defaultLeaf!,
+        projectionOptions(settings),
+        (p) => f.count(p, settings),
+        undefined,
+        measured,
+      );
+    const whole = await run();
+    for (let k = 0; k <= whole.turns.length; k += 1) expect(await run(whole.turns.slice(0, k))).toEqual(whole);
+    // Turns of another path are not this series': it starts over.
+    const other = await cacheSeries(f.tree, f.tree.byId.get("a2")!, projectionOptions(settings), (p) =>
+      f.count(p, settings),
+    );
+    expect(await run([...other.turns].reverse())).toEqual(whole);
   });
 });

@@ -176,4 +176,53 @@ describe("compare and cacheSeries requests", () => {
     expect(soFar.promptTokens).toBe(series.value.promptTokens - Math.round(last.prompt!.value));
     expect(soFar.uncachedTokens).toBe(series.value.uncachedTokens - (Math.round(last.prompt!.value) - last.reusable!));
   });
+
+  it("goes on with a series stopped part way when asked again, and answers one measured whole at once", async () => {
+    // Long enough, with a tokenizer taking 1 ms a text, that the series pauses for other requests (and its stop).
+    const slow = async (name: Parameters<typeof loadTokenizer>[0]) => {
+      const real = await loadTokenizer(name);
+      return {
+        ...real,
+        count: (text: string) => {
+          const until = performance.now() + 1;
+          while (performance.now() < until);
+          return real.count(text);
+        },
+      };
+    };
+    const lines = [header({ id: "long-series" })];
+    let parent: string | null = null;
+    for (let i = 0; i < 120; i++) {
+      lines.push(user(`u${i}`, parent, `question ${i}`), assistant(`a${i}`, `u${i}`, `answer ${i}`));
+      parent = `a${i}`;
+    }
+    const text = session(...lines);
+    const whole = async () => {
+      const fresh = createInProcessClient({}, loadTokenizer);
+      const summary = await fresh.load("s", new Blob([text]), "long.jsonl", () => undefined).done;
+      const side = { leaf: summary.defaultLeaf!, settings: PI_DEFAULTS, model: undefined };
+      const answer = (await fresh.cacheSeries("s", side, "A"))!;
+      if (!answer.ok) throw new Error(answer.error);
+      return answer.value;
+    };
+    const sessions = createInProcessClient({ seriesProgressMs: 0 }, slow);
+    const summary = await sessions.load("s", new Blob([text]), "long.jsonl", () => undefined).done;
+    const side = { leaf: summary.defaultLeaf!, settings: PI_DEFAULTS, model: undefined };
+    const stopped = sessions.cacheSeries("s", side, "A", ({ done }) => {
+      if (done >= 20) sessions.stopSeries("A");
+    });
+    expect(await stopped).toBeUndefined();
+    const steps: SeriesProgress[] = [];
+    const again = (await sessions.cacheSeries("s", side, "B", (progress) => steps.push(progress)))!;
+    const expected = await whole();
+    expect(again).toEqual({ ok: true, value: expected });
+    // It started where the first stopped, with every turn measured then (the page draws from them).
+    const first = steps[0]!;
+    expect(first.done).toBeGreaterThanOrEqual(20);
+    expect(first.done).toBeLessThan(120);
+    expect(first.turns).toEqual(expected.turns.slice(0, first.done));
+    const third: SeriesProgress[] = [];
+    expect(await sessions.cacheSeries("s", side, "A", (progress) => third.push(progress))).toEqual(again);
+    expect(third).toEqual([]);
+  });
 });

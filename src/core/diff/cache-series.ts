@@ -73,11 +73,17 @@ function breakWords(d: Divergence): string {
   }
 }
 
+/** A request pi made: the assistant entry that answered it, and the entry before it (the request's leaf). */
+interface Request {
+  readonly entry: number;
+  readonly leaf: number;
+}
+
 /** The assistant entries on the path to `leaf` (each one is a request pi made), with the leaf of each request. */
-export function requestsOnPath(tree: EntryTree, leaf: number): { entry: number; leaf: number }[] {
+export function requestsOnPath(tree: EntryTree, leaf: number): Request[] {
   const path = pathToLeaf(tree, leaf);
   if (!path.ok) return [];
-  const out: { entry: number; leaf: number }[] = [];
+  const out: Request[] = [];
   path.value.forEach((entry, k) => {
     const parent = path.value[k - 1];
     if (parent !== undefined && assistantOf(tree, entry)) out.push({ entry, leaf: parent });
@@ -92,18 +98,27 @@ export function requestsOnPath(tree: EntryTree, leaf: number): { entry: number; 
  */
 export type BetweenRequests = (done: number, total: number, turns: readonly CacheTurn[]) => void | Promise<void>;
 
-/** Prompt size and cache-reusable prefix of every request on the path to `leaf`, under `options`. */
+/**
+ * Prompt size and cache-reusable prefix of every request on the path to `leaf`, under `options`. `measured` is
+ * the first turns of this same series, measured before (a series stopped part way): it goes on after them.
+ */
 export async function cacheSeries(
   tree: EntryTree,
   leaf: number,
   options: ProjectionOptions,
   count: CountProjection,
   between?: BetweenRequests,
+  measured: readonly CacheTurn[] = [],
 ): Promise<CacheSeries> {
-  const turns: CacheTurn[] = [];
-  let previous: readonly CacheUnit[] | undefined;
   const requests = requestsOnPath(tree, leaf);
-  for (const [done, request] of requests.entries()) {
+  const resumes = measured.length <= requests.length && measured.every((t, k) => t.entry === requests[k]?.entry);
+  const turns: CacheTurn[] = resumes ? [...measured] : [];
+  // The request before the first one measured here is projected again for its cache units (nothing else of it).
+  const goesOn = turns.length > 0 && turns.length < requests.length;
+  const before = goesOn ? projectLeaf(tree, (requests[turns.length - 1] as Request).leaf, options) : undefined;
+  let previous: readonly CacheUnit[] | undefined = before?.ok ? cacheUnits(before.value) : undefined;
+  for (let done = turns.length; done < requests.length; done += 1) {
+    const request = requests[done] as Request;
     await between?.(done, requests.length, turns);
     const base = { entry: request.entry, leaf: request.leaf, recorded: recorded(tree, request.entry) };
     const projection = projectLeaf(tree, request.leaf, options);

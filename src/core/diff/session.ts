@@ -7,7 +7,7 @@ import { projectionOptions } from "../project/rules.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { EntryTree } from "../session/tree.ts";
 import type { ProjectionTokens } from "../tokens/projection.ts";
-import { cacheSeries, type BetweenRequests, type CacheSeries } from "./cache-series.ts";
+import { cacheSeries, type BetweenRequests, type CacheSeries, type CacheTurn } from "./cache-series.ts";
 import { compareProjections, type Comparison } from "./compare.ts";
 import type { EntryLabel } from "./describe.ts";
 import { projectSide, resolveModelRef, type CompareSide } from "./sides.ts";
@@ -48,12 +48,16 @@ export async function compareSides(
   return ok(tokensError ? { ...comparison, tokensError } : comparison);
 }
 
-/** The cache series of one side: every request on the path to its leaf, under its rules and model. */
+/**
+ * The cache series of one side: every request on the path to its leaf, under its rules and model; after the
+ * turns `measured` before, when it was stopped part way.
+ */
 export async function cacheSeriesFor(
   tree: EntryTree,
   side: CompareSide,
   count: CountSide,
   between?: BetweenRequests,
+  measured?: readonly CacheTurn[],
 ): Promise<Result<CacheSeries>> {
   const model = resolveModelRef(side.model);
   if (!model.ok) return model;
@@ -65,6 +69,7 @@ export async function cacheSeriesFor(
       model.value ? { ...options, model: model.value } : options,
       (projection) => count({ ...side, leaf: projection.leaf }, projection),
       between,
+      measured,
     ),
   );
 }
