@@ -46,8 +46,12 @@ interface KeptSeries {
   readonly turns: readonly CacheTurn[];
 }
 
-/** The series kept: the two sides shown and a few set before (each a few megabytes on a long session at most). */
+/**
+ * The series kept: the two sides shown and a few set before, and no more turns in all than this (a turn is a few
+ * hundred bytes; a 100 MB session has 20,000 requests per series). The newest is always kept.
+ */
 const KEPT_SERIES = 6;
+const KEPT_TURNS = 200_000;
 
 /** Files are read in slices this big (Perfetto reads 32 MiB), so no file becomes one string or one buffer. */
 export const SLICE_BYTES = 32 * 1024 * 1024;
@@ -256,9 +260,12 @@ export class SessionEngine {
     const known = this.#series.get(signature);
     this.#series.delete(signature);
     this.#series.set(signature, known && known.turns.length > series.turns.length ? known : series);
-    for (const oldest of this.#series.keys()) {
-      if (this.#series.size <= KEPT_SERIES) break;
+    let turns = 0;
+    for (const kept of this.#series.values()) turns += kept.turns.length;
+    for (const [oldest, kept] of this.#series) {
+      if (this.#series.size <= 1 || (this.#series.size <= KEPT_SERIES && turns <= KEPT_TURNS)) break;
       this.#series.delete(oldest);
+      turns -= kept.turns.length;
     }
   }
 
