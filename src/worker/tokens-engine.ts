@@ -173,8 +173,8 @@ export class TokensEngine {
   /**
    * Counts the payload's items a slice at a time, with a turn of the event loop between slices, so the person's
    * requests go first: the first count of a long uncompacted path tokenises tens of millions of characters. The
-   * counter keeps each item's counts, so the count that follows finds them all. A caller counting several payloads
-   * in a row passes its own `slices`, so they share one clock.
+   * counter keeps each item's counts, and the list's (so the count that follows reads them without a lookup per
+   * item). A caller counting several payloads in a row passes its own `slices`, so they share one clock.
    */
   async #countItemsInSlices(
     projection: Projection,
