@@ -234,7 +234,11 @@ export class SessionEngine {
     const { key, side, requestId } = request;
     const tree = this.#tree(key);
     const signature = JSON.stringify([key, side.leaf, side.model ?? null, side.settings]);
-    const kept = this.#series.get(signature);
+    // Kept turns up to the first whose count failed (a tokenizer that did not load may load now); a projection's
+    // failure is the session's, and stays.
+    let kept = this.#series.get(signature)?.turns;
+    const failed = kept?.findIndex((turn) => turn.error !== undefined && turn.model !== undefined) ?? -1;
+    if (failed >= 0) kept = kept?.slice(0, failed);
     const slices = new Slices();
     let told = -Infinity;
     let sent = 0;
@@ -250,16 +254,15 @@ export class SessionEngine {
       await slices.pause();
       if (this.#cancelled.delete(requestId)) throw new Error("The cache series was stopped.");
     };
-    const answer = await cacheSeriesFor(tree, side, this.#countSide(key), between, kept?.turns);
+    const answer = await cacheSeriesFor(tree, side, this.#countSide(key), between, kept);
     if (answer.ok && this.#sessions.get(key) === tree) this.#keepSeries(signature, { key, turns: answer.value.turns });
     this.#post({ type: "cacheSeries", requestId, answer });
   }
 
-  /** Keeps a series (the longer of what two runs of it measured), the most recently used last. */
+  /** Keeps a series as its latest run measured it, the most recently used last. */
   #keepSeries(signature: string, series: KeptSeries): void {
-    const known = this.#series.get(signature);
     this.#series.delete(signature);
-    this.#series.set(signature, known && known.turns.length > series.turns.length ? known : series);
+    this.#series.set(signature, series);
     let turns = 0;
     for (const kept of this.#series.values()) turns += kept.turns.length;
     for (const [oldest, kept] of this.#series) {

@@ -225,4 +225,21 @@ describe("compare and cacheSeries requests", () => {
     expect(await sessions.cacheSeries("s", side, "A", (progress) => third.push(progress))).toEqual(again);
     expect(third).toEqual([]);
   });
+
+  it("counts again the turns a tokenizer that failed to load could not count", async () => {
+    let broken = true;
+    const flaky = async (name: Parameters<typeof loadTokenizer>[0]) => {
+      if (broken) throw new Error("the tokenizer's chunk did not load");
+      return loadTokenizer(name);
+    };
+    const sessions = createInProcessClient({}, flaky);
+    const summary = await sessions.load("s1", new Blob([SAMPLE]), "sample.jsonl", () => undefined).done;
+    const side = { leaf: summary.defaultLeaf!, settings: PI_DEFAULTS, model: undefined };
+    const failed = (await sessions.cacheSeries("s1", side, "A"))!;
+    expect(failed.ok && failed.value.turns.every((t) => t.error?.includes("did not load"))).toBe(true);
+    broken = false;
+    const again = (await sessions.cacheSeries("s1", side, "A"))!;
+    expect(again).toEqual((await client().then(({ sessions: fresh }) => fresh.cacheSeries("s1", side, "A")))!);
+    expect(again.ok && again.value.turns.some((t) => t.error)).toBe(false);
+  });
 });
