@@ -15,6 +15,7 @@ import { summarizeSession } from "./summarize.ts";
 import {
   contributions,
   projectFor,
+  projectForInParts,
   projectForView,
   ruleAlternatives,
   ruleEffect,
@@ -390,7 +391,21 @@ export class SessionEngine {
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (stale()) return effects;
       // Made once, for the entries it changes and for its count: on a long path each is a pass over all of it.
-      const projection = projectFor(tree, leaf, against, model);
+      // Compaction off reads what the view does not (a long session's whole path, built for the first time): made
+      // in parts, with a pause between, so what the person asks meanwhile does not wait for all of it.
+      let projection: Result<Projection>;
+      if (against.applyCompaction === false && settings.applyCompaction !== false) {
+        const parts = projectForInParts(tree, leaf, against, model);
+        for (let step = parts.next(); ; step = parts.next()) {
+          // After each part, and after the projection (what the rule changes is another pass over the path).
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          if (stale()) return effects;
+          if (step.done) {
+            projection = step.value;
+            break;
+          }
+        }
+      } else projection = projectFor(tree, leaf, against, model);
       const effect = ruleEffect(tree, leaf, rule, against, model, current, projection);
       if (!effect) continue;
       const other = total && (await this.#count(key, leaf, against, model, projection).catch(() => undefined));

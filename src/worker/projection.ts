@@ -5,7 +5,7 @@
 import type { ModelInfo, ThinkingLevel } from "../core/llm/types.ts";
 import { findModel, parseModelRef } from "../core/models/registry.ts";
 import type { PathFates } from "../core/project/path-fates.ts";
-import { pathModelRef, projectLeaf, type EntryFate, type Projection } from "../core/project/project.ts";
+import { pathModelRef, projectInParts, projectLeaf, type EntryFate, type Projection } from "../core/project/project.ts";
 import { PI_DEFAULTS, projectionOptions, RULES, type Rule, type RuleSettings } from "../core/project/rules.ts";
 import { validateProjection, type Finding } from "../core/project/validate.ts";
 import { err, ok, type Result } from "../core/result.ts";
@@ -82,6 +82,19 @@ export function projectFor(
 ): Result<Projection> {
   const model = resolveModel(modelRef);
   return model.ok ? run(tree, leaf, settings, model.value) : model;
+}
+
+/** `projectFor`, made a part at a time (see `projectInParts`): step it, letting other work in between steps. */
+export function* projectForInParts(
+  tree: EntryTree,
+  leaf: number,
+  settings: RuleSettings,
+  modelRef: string | undefined,
+): Generator<void, Result<Projection>, void> {
+  const model = resolveModel(modelRef);
+  if (!model.ok) return model;
+  const options = projectionOptions(settings);
+  return yield* projectInParts(tree, leaf, model.value ? { ...options, model: model.value } : options);
 }
 
 /** The projection the UI shows for this leaf, rules and model; `projected` when it was already made. */

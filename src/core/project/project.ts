@@ -220,10 +220,14 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
   }
 }
 
-function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Result<Projection> {
-  const conversation = converse(tree, leaf, options);
-  if (!conversation.ok) return conversation;
-  const { path, llm, context } = conversation.value;
+/** What stage 7 is given besides the messages: the target model and the request's settings. */
+interface Builder {
+  readonly model: ModelInfo;
+  readonly reasoning: ThinkingLevel | undefined;
+  readonly build: (messages: readonly LlmMessage[]) => Result<PayloadResult>;
+}
+
+function builder(tree: EntryTree, context: AgentContext, options: ProjectionOptions): Result<Builder> {
   const model = options.model ? ok(options.model) : sessionModel(context);
   if (!model.ok) return model;
   const level = options.thinkingLevel ?? context.thinkingLevel;
@@ -238,6 +242,58 @@ function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Res
       cacheRetention: options.cacheRetention,
       ...(options.transform ? { transform: options.transform } : {}),
     });
+  return ok({ model: model.value, reasoning, build });
+}
+
+/** A part of a long path's messages built at a time by `projectInParts`. */
+export const PART_MESSAGES = 4_000;
+
+/**
+ * `projectLeaf`, made a part at a time: the conversation first, then the payload of its messages `part` at a time,
+ * yielding after each, and the projection last. What each part builds is remembered per message (see `PerObject`),
+ * so the projection at the end is a pass over what was remembered. For a long path whose messages were never built
+ * for this model and these rules (compaction off on a long compacted session: 48,000 messages take 0.4–0.7 s to
+ * build the first time, 0.1 s after), which `projectLeaf` would build in one step that nothing else can interrupt.
+ */
+export function* projectInParts(
+  tree: EntryTree,
+  leaf: number,
+  options: ProjectionOptions = {},
+  part = PART_MESSAGES,
+): Generator<void, Result<Projection>, void> {
+  let messages: readonly LlmMessage[] = [];
+  let build: Builder["build"] | undefined;
+  try {
+    const conversation = converse(tree, leaf, options);
+    const made = conversation.ok ? builder(tree, conversation.value.context, options) : undefined;
+    if (conversation.ok && made?.ok) {
+      build = made.value.build;
+      messages = conversation.value.llm.messages;
+    }
+  } catch {
+    // The projection at the end says what fails, and where.
+  }
+  if (build !== undefined && messages.length > part) {
+    for (let from = 0; from < messages.length; from += part) {
+      yield;
+      try {
+        build(messages.slice(from, from + part));
+      } catch {
+        // A part is built only for what it leaves remembered; the projection says what fails, and where.
+      }
+    }
+    yield;
+  }
+  return projectLeaf(tree, leaf, options);
+}
+
+function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Result<Projection> {
+  const conversation = converse(tree, leaf, options);
+  if (!conversation.ok) return conversation;
+  const { path, llm, context } = conversation.value;
+  const made = builder(tree, context, options);
+  if (!made.ok) return made;
+  const { model, reasoning, build } = made.value;
   const payload = build(llm.messages);
   const llmSources = llm.from.map((agentIndex) => context.sources[agentIndex] as number);
   if (!payload.ok) {
@@ -252,7 +308,7 @@ function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Res
     context,
     llm,
     llmSources,
-    model: model.value,
+    model,
     reasoning,
     payload: payload.value,
     itemSources: payload.value.origins.map((origin) => origin.map((i) => llmSources[i] as number)),
