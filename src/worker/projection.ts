@@ -5,7 +5,14 @@
 import type { ModelInfo, ThinkingLevel } from "../core/llm/types.ts";
 import { findModel, parseModelRef } from "../core/models/registry.ts";
 import type { PathFates } from "../core/project/path-fates.ts";
-import { pathModelRef, projectInParts, projectLeaf, type EntryFate, type Projection } from "../core/project/project.ts";
+import {
+  pathModelRef,
+  projectInParts,
+  projectLeaf,
+  type EntryFate,
+  type Projection,
+  type ProjectionOptions,
+} from "../core/project/project.ts";
 import { PI_DEFAULTS, projectionOptions, RULES, type Rule, type RuleSettings } from "../core/project/rules.ts";
 import { validateProjection, type Finding } from "../core/project/validate.ts";
 import { err, ok, type Result } from "../core/result.ts";
@@ -68,9 +75,10 @@ function customTypes(tree: EntryTree, path: readonly number[]): ProjectionView["
   return { extension: [...extension].sort(), customRole: [...customRole].sort() };
 }
 
-function run(tree: EntryTree, leaf: number, settings: RuleSettings, model: ModelInfo | undefined): Result<Projection> {
+/** The projection options of these rules for this model (undefined = the session's). */
+function optionsFor(settings: RuleSettings, model: ModelInfo | undefined): ProjectionOptions {
   const options = projectionOptions(settings);
-  return projectLeaf(tree, leaf, model ? { ...options, model } : options);
+  return model ? { ...options, model } : options;
 }
 
 /** The projection of this leaf under these rules for this model ("PROVIDER/ID"; undefined = the session's). */
@@ -81,7 +89,7 @@ export function projectFor(
   modelRef: string | undefined,
 ): Result<Projection> {
   const model = resolveModel(modelRef);
-  return model.ok ? run(tree, leaf, settings, model.value) : model;
+  return model.ok ? projectLeaf(tree, leaf, optionsFor(settings, model.value)) : model;
 }
 
 /** `projectFor`, made a part at a time (see `projectInParts`): step it, letting other work in between steps. */
@@ -92,9 +100,7 @@ export function* projectForInParts(
   modelRef: string | undefined,
 ): Generator<void, Result<Projection>, void> {
   const model = resolveModel(modelRef);
-  if (!model.ok) return model;
-  const options = projectionOptions(settings);
-  return yield* projectInParts(tree, leaf, model.value ? { ...options, model: model.value } : options);
+  return model.ok ? yield* projectInParts(tree, leaf, optionsFor(settings, model.value)) : model;
 }
 
 /** The projection the UI shows for this leaf, rules and model; `projected` when it was already made. */
