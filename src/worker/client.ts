@@ -120,6 +120,11 @@ export interface SessionClient {
   ): Promise<Result<CacheSeries> | undefined>;
   /** Stops the series being measured in `slot` (nobody looks at it any more); it resolves undefined. */
   stopSeries(slot: string): void;
+  /**
+   * The person is panning, zooming or scrolling: long work waits until they stop (see the `Gesture` message). Cheap
+   * to call on every event of a gesture.
+   */
+  gesture(): void;
 }
 
 interface Pending {
@@ -382,6 +387,9 @@ export class ProtocolClient implements SessionClient {
     );
     return r?.type === "cacheSeries" ? r.answer : undefined;
   }
+
+  // In one thread the engine's work never runs during a frame's work anyway, and there is no other core to share.
+  gesture(): void {}
 
   stopSeries(slot: string): void {
     const kind = `cacheSeries ${slot}`;

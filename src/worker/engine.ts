@@ -4,7 +4,7 @@
  */
 import { clipNesting } from "../core/nesting.ts";
 import { TypedSearch } from "../core/session/filter.ts";
-import { Slices } from "./slices.ts";
+import { Gestures, Slices } from "./slices.ts";
 import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
@@ -72,6 +72,8 @@ export class SessionEngine {
   readonly #sliceBytes: number;
   readonly #seriesProgressMs: number;
   readonly #tokens: TokensEngine;
+  /** The person's pans, zooms and scrolls, as the page reports them: paced work waits them out. */
+  readonly #gestures = new Gestures();
   /** Rises with every search: one that sees a newer one came after it stops. */
   #searchGeneration = 0;
   /** Recent search answers, to read only the last hits when a query is typed on (kept: never transfer them). */
@@ -93,7 +95,12 @@ export class SessionEngine {
     this.#post = post;
     this.#sliceBytes = options.sliceBytes ?? SLICE_BYTES;
     this.#seriesProgressMs = options.seriesProgressMs ?? SERIES_PROGRESS_MS;
-    this.#tokens = new TokensEngine(loadTokenizer);
+    this.#tokens = new TokensEngine(loadTokenizer, undefined, this.#gestures);
+  }
+
+  /** The person is moving the view (see `Gesture`): paced work waits until they stop. */
+  gesture(): void {
+    this.#gestures.seen();
   }
 
   async handle(request: Request): Promise<void> {
@@ -240,7 +247,7 @@ export class SessionEngine {
     let kept = this.#series.get(signature)?.turns;
     const failed = kept?.findIndex((turn) => turn.error !== undefined && turn.model !== undefined) ?? -1;
     if (failed >= 0) kept = kept?.slice(0, failed);
-    const slices = new Slices();
+    const slices = new Slices(this.#gestures);
     let told = -Infinity;
     let sent = 0;
     const between = async (done: number, total: number, turns: readonly CacheTurn[]) => {
@@ -387,8 +394,10 @@ export class SessionEngine {
     const current = contributions(projected.value);
     const total = await this.#count(key, leaf, settings, model).catch(() => undefined);
     const effects: RuleEffect[] = [];
+    // Paced as counting is, but pausing at every step: each may be long.
+    const slices = new Slices(this.#gestures);
     for (const { rule, against } of ruleAlternatives(tree, leaf, settings)) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await slices.pause();
       if (stale()) return effects;
       // Made once, for the entries it changes and for its count: on a long path each is a pass over all of it.
       // Compaction off reads what the view does not (a long session's whole path, built for the first time): made
@@ -398,7 +407,7 @@ export class SessionEngine {
         const parts = projectForInParts(tree, leaf, against, model);
         for (let step = parts.next(); ; step = parts.next()) {
           // After each part, and after the projection (what the rule changes is another pass over the path).
-          await new Promise((resolve) => setTimeout(resolve, 0));
+          await slices.pause();
           if (stale()) return effects;
           if (step.done) {
             projection = step.value;

@@ -258,3 +258,8 @@ export type Response =
 /** Liveness check, answered by the worker entry itself (not the engine) whenever its event loop is free. */
 export type Ping = { readonly type: "ping" };
 export type Pong = { readonly type: "pong" };
+/**
+ * The person is panning, zooming or scrolling (sent a few times a second while they do): the worker's paced work
+ * waits until they stop, so that the page's frames have a core to themselves. Not answered.
+ */
+export type Gesture = { readonly type: "gesture" };

@@ -4,7 +4,7 @@ import { loadTokenizer } from "../tokens/load.ts";
 import { SessionEngine } from "./engine.ts";
 import { packedListBuffers } from "./packed-lists.ts";
 import { packedBuffers } from "./packed-strings.ts";
-import type { Ping, Pong, Request, Response } from "./protocol.ts";
+import type { Gesture, Ping, Pong, Request, Response } from "./protocol.ts";
 
 /** Buffers a response owns alone, moved to the page rather than copied: the engine keeps no reference to them. */
 const transferred = (response: Response): Transferable[] => {
@@ -28,7 +28,8 @@ const engine = new SessionEngine(
   (response: Response) => scope.postMessage(response, transferred(response)),
   loadTokenizer,
 );
-scope.onmessage = (event: MessageEvent<Request | Ping>) => {
+scope.onmessage = (event: MessageEvent<Request | Ping | Gesture>) => {
   if (event.data.type === "ping") return scope.postMessage({ type: "pong" } satisfies Pong);
+  if (event.data.type === "gesture") return engine.gesture();
   void engine.handle(event.data);
 };

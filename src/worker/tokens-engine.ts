@@ -16,7 +16,7 @@ import { familyOf, tokenizersFor } from "../core/tokens/family.ts";
 import { projectionTokens, type ProjectionTokens } from "../core/tokens/projection.ts";
 import { sessionTurns } from "../core/tokens/anchors.ts";
 import { turnRequest, type RecordedTurn } from "../core/tokens/turns.ts";
-import { Slices } from "./slices.ts";
+import { Gestures, Slices } from "./slices.ts";
 import type { CacheStats } from "../core/tokens/cache.ts";
 import type { TurnEstimate } from "../core/tokens/estimate.ts";
 import type { Tokenizer, TokenizerName } from "../core/tokens/tokenizer.ts";
@@ -80,10 +80,13 @@ export class TokensEngine {
   readonly #accuracy = new Map<string, SessionTokenAccuracy>();
   readonly #load: TokenizerLoader;
   readonly #counter: TokenCounter;
+  /** The page's gestures, which paced counting waits out. */
+  readonly #gestures: Gestures | undefined;
 
-  constructor(load: TokenizerLoader, cache = new TokenCountCache()) {
+  constructor(load: TokenizerLoader, cache = new TokenCountCache(), gestures?: Gestures) {
     this.#load = load;
     this.#counter = new TokenCounter({}, cache);
+    this.#gestures = gestures;
   }
 
   remove(key: string): void {
@@ -152,7 +155,7 @@ export class TokensEngine {
             ),
           ];
     const features: TurnFeatures[] = [];
-    const slices = new Slices();
+    const slices = new Slices(this.#gestures);
     for (const position of picked) {
       // A turn's request is mostly text not counted yet: counted in slices first, its features then find it all.
       const turn = recorded[position] as RecordedTurn;
@@ -179,7 +182,7 @@ export class TokensEngine {
   async #countItemsInSlices(
     projection: Projection,
     names: readonly TokenizerName[],
-    slices = new Slices(),
+    slices = new Slices(this.#gestures),
   ): Promise<void> {
     const list = projection.payload.body[projection.payload.listKey];
     if (!Array.isArray(list)) return;

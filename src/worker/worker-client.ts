@@ -8,6 +8,7 @@
 import { ProtocolClient, WorkerStoppedError, type LoadHandle, type SessionClient } from "./client.ts";
 import type {
   LoadProgress,
+  Gesture,
   Ping,
   Pong,
   Request,
@@ -24,7 +25,7 @@ import { explainLoadFailure } from "./read-failure.ts";
 
 /** What the client needs of a worker (the real one, or a stand-in in tests). */
 export interface WorkerPort {
-  postMessage(message: Request | Ping): void;
+  postMessage(message: Request | Ping | Gesture): void;
   terminate(): void;
   onmessage: ((event: MessageEvent<Response | Pong>) => void) | null;
   onerror: ((event: ErrorEvent) => void) | null;
@@ -75,6 +76,9 @@ export interface WorkerClientOptions {
 
 const now = () => performance.now();
 
+/** The worker is told of a gesture at most this often (ms): well within its hold (`GESTURE_HOLD_MS`). */
+export const GESTURE_NOTICE_MS = 100;
+
 /** A request without its id, to recognise the same question asked again. */
 function signature(request: Request): string {
   const { requestId: _, ...question } = request;
@@ -103,6 +107,8 @@ export class WorkerSessionClient implements SessionClient {
   #lastSuspects: ReadonlySet<string> = new Set();
   /** The models.json the worker reads models from (told again to a restarted worker). */
   #modelsJson: string | undefined;
+  /** When the worker was last told of a gesture. */
+  #gestureTold = -Infinity;
 
   constructor(supervisor: WorkerSupervisor, options: WorkerClientOptions) {
     this.#supervisor = supervisor;
@@ -354,6 +360,13 @@ export class WorkerSessionClient implements SessionClient {
 
   stopSeries(slot: string): void {
     this.#channel.stopSeries(slot);
+  }
+
+  gesture(): void {
+    const time = now();
+    if (time - this.#gestureTold < GESTURE_NOTICE_MS || this.#unusable !== undefined) return;
+    this.#gestureTold = time;
+    this.#port.postMessage({ type: "gesture" });
   }
 }
 

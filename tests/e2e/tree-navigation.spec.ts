@@ -142,3 +142,31 @@ test("a hit that arrives once focus is in the tree takes the focus with it", asy
   await expect(hit).toHaveAttribute("tabindex", "0");
   await expect(leaf).toHaveAccessibleName(/^Assistant: Reply 149/);
 });
+
+test("panning tells the session worker, so that its long work waits; a pointer that only moves does not", async ({
+  page,
+}) => {
+  // Every message the page posts to a worker, recorded before the app's scripts run.
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    const gestures: number[] = ((window as unknown as { __gestures: number[] }).__gestures = []);
+    Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker["postMessage"]>) {
+      if ((args[0] as { type?: string } | null)?.type === "gesture") gestures.push(performance.now());
+      return post.apply(this, args as never);
+    } as Worker["postMessage"];
+  });
+  const tree = await openTall(page);
+  const told = () => page.evaluate(() => (window as unknown as { __gestures: number[] }).__gestures.length);
+  const box = (await tree.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 40, { steps: 5 });
+  expect(await told()).toBe(0);
+
+  await page.mouse.wheel(0, 200);
+  await expect.poll(told).toBe(1);
+  await page.waitForTimeout(150); // past the client's 100 ms between two notices
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 200, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(told).toBeGreaterThanOrEqual(2);
+});
