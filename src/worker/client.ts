@@ -388,7 +388,8 @@ export class ProtocolClient implements SessionClient {
     return r?.type === "cacheSeries" ? r.answer : undefined;
   }
 
-  // In one thread the engine's work never runs during a frame's work anyway, and there is no other core to share.
+  // Only a worker needs telling (`WorkerSessionClient` does): the in-process twin, used in tests, runs its engine in
+  // the caller's thread, where the engine's work and a frame never run at the same time.
   gesture(): void {}
 
   stopSeries(slot: string): void {
