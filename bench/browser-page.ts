@@ -119,6 +119,14 @@ export async function pan(page: Page, i: number, cx: number, cy: number): Promis
   await page.mouse.up();
 }
 
+/** Scroll number `i` of the element under the pointer: three wheel notches, 300 px down (every other four, 200 px up). */
+export async function scroll(page: Page, i: number): Promise<void> {
+  for (let n = 0; n < 3; n++) {
+    await page.mouse.wheel(0, i % 8 < 4 ? 300 : -200);
+    await nextFrame(page);
+  }
+}
+
 /** ctrl + wheel at the pointer, as a trackpad pinch sends it (`deltaY` < 0 zooms in), one notch a frame. */
 export async function pinch(page: Page, steps: number, deltaY: number): Promise<void> {
   await page.keyboard.down("Control");
