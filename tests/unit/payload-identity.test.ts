@@ -6,7 +6,17 @@
 import { describe, expect, it } from "vitest";
 import { findModel } from "../../src/core/models/registry.ts";
 import { projectLeaf, type ProjectionOptions } from "../../src/core/project/project.ts";
-import { assistant, compaction, header, session, toolCall, toolResult, user } from "../support/build.ts";
+import {
+  assistant,
+  compaction,
+  header,
+  session,
+  text,
+  thinking,
+  toolCall,
+  toolResult,
+  user,
+} from "../support/build.ts";
 import { ourSession } from "../support/ours.ts";
 
 const tree = ourSession(
@@ -57,4 +67,55 @@ it("gives entries a compaction summarised one fate object, whichever leaf they a
   const u1 = tree.byId.get("u1")!;
   expect(atA4.get(u1)).toEqual({ kind: "summarised", compaction: tree.byId.get("c1") });
   expect(atA5.get(u1)).toBe(atA4.get(u1));
+});
+
+describe("a path projected for several models in turn", () => {
+  // Turns of another model (a Responses model: paired call ids, which each API normalises its own way) with
+  // thinking (other models get it as text): every target rewrites them differently.
+  const codex = { api: "openai-responses", provider: "openai", model: "gpt-5.1-codex" } as const;
+  const mixed = ourSession(
+    session(
+      header({ id: "targets" }),
+      user("u1", null, "read it"),
+      assistant("a1", "u1", [thinking("look first", "sig"), toolCall("call_1|fc_1", "read", { path: "a.ts" })], codex),
+      toolResult("r1", "a1", "call_1|fc_1", "contents of a"),
+      assistant("a2", "r1", [thinking("done"), text("Read.")], codex),
+      user("u2", "a2", "and now?"),
+    ),
+  );
+  const items = (model: string): unknown[] => {
+    const [provider, ...id] = model.split("/");
+    const result = projectLeaf(mixed, mixed.byId.get("u2")!, { model: findModel(provider!, id.join("/"))! });
+    if (!result.ok) throw new Error(result.error);
+    const body = result.value.payload.body;
+    return (body["messages"] ?? body["contents"] ?? body["input"]) as unknown[];
+  };
+
+  it.each([
+    [["anthropic/claude-sonnet-4-5", "google/gemini-2.5-pro", "openai/gpt-4.1"]],
+    [["google/gemini-2.5-pro", "google/gemini-2.5-flash", "openai/gpt-4.1", "openai/gpt-5"]],
+  ])("finds each model's items again after the others' (%j)", (models) => {
+    const first = models.map(items);
+    const again = models.map(items);
+    models.forEach((_, k) => {
+      // All but the last item (it may carry the request's cache marker, a copy) are the same objects.
+      expect(again[k]!.length).toBe(first[k]!.length);
+      first[k]!.slice(0, -1).forEach((item, i) => expect(again[k]![i], `${models[k]} item ${i}`).toBe(item));
+    });
+  });
+});
+
+it("names another model's text by its message number wherever it stands, and finds each place's items again", () => {
+  // Anthropic's unsigned texts, sent to a Responses model, are named `msg_N` by their place in the request:
+  // "Then this." is message 4 after the compaction's summary, message 8 with compaction off.
+  const named = (options: ProjectionOptions) => {
+    const input = body("openai/gpt-5.1-codex", options).payload.body["input"] as Record<string, unknown>[];
+    return input.find((item) => JSON.stringify(item).includes("Then this."));
+  };
+  const on = named({});
+  const off = named({ applyCompaction: false });
+  expect(on?.["id"]).toBe("msg_4");
+  expect(off?.["id"]).toBe("msg_8");
+  expect(named({})).toBe(on);
+  expect(named({ applyCompaction: false })).toBe(off);
 });

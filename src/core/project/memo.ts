@@ -4,15 +4,50 @@
  * object, so an unchanged message comes out as the very object it came out as last time, and the stages after it
  * (payload items, token counts) can remember their own work per object too. Results are shared: never mutate them.
  */
-export class PerObject<K extends object, V> {
-  readonly #values = new WeakMap<K, { readonly key: unknown; readonly value: V }>();
+interface Known<V, Key> {
+  readonly key: Key;
+  readonly value: V;
+  /** The result kept before this one, while fewer than the limit are kept. */
+  older: Known<V, Key> | undefined;
+}
 
-  /** What `compute` made of `object` last time, if `key` (the other inputs, compared with ===) is the same. */
-  get(object: K, key: unknown, compute: () => V): V {
-    const known = this.#values.get(object);
-    if (known !== undefined && known.key === key) return known.value;
+export class PerObject<K extends object, V, Key = unknown> {
+  readonly #values = new WeakMap<K, Known<V, Key>>();
+  readonly #kept: number;
+  readonly #same: ((a: Key, b: Key) => boolean) | undefined;
+
+  /**
+   * `kept`: how many results to keep per object, the newest, for other inputs that take turns (a path projected
+   * for several models one after another meets each message once per model: a single result kept would be
+   * replaced at every turn and found at none). `same` compares keys; === when not given.
+   */
+  constructor(kept = 1, same?: (a: Key, b: Key) => boolean) {
+    this.#kept = kept;
+    this.#same = same;
+  }
+
+  /** What `compute` made of `object` with the same `key` (the other inputs), if it is still kept. */
+  get(object: K, key: Key, compute: () => V): V {
+    const newest = this.#values.get(object);
+    const same = this.#same;
+    for (let known = newest; known !== undefined; known = known.older)
+      if (same === undefined ? known.key === key : same(known.key, key)) return known.value;
     const value = compute();
-    this.#values.set(object, { key, value });
+    if (this.#kept === 1 || newest === undefined) {
+      this.#values.set(object, { key, value, older: undefined });
+      return value;
+    }
+    this.#values.set(object, { key, value, older: newest });
+    let last = newest; // the result that is now the limit's last: it keeps nothing older
+    for (let n = 2; n < this.#kept && last.older !== undefined; n += 1) last = last.older;
+    last.older = undefined;
     return value;
   }
 }
+
+/**
+ * How many targets' results a stage that depends on the target model keeps per object: a path projected for
+ * several models in turn (the Compare tab's two sides, or every leaf for each model compared) finds each model's
+ * results again.
+ */
+export const TARGETS_KEPT = 4;

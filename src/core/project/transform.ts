@@ -15,6 +15,7 @@ import type {
   ToolResultMessage,
   TransformOptions,
 } from "../llm/types.ts";
+import { PerObject, TARGETS_KEPT } from "./memo.ts";
 
 export type NormalizeToolCallId = (id: string, model: ModelInfo, source: AssistantMessage) => string;
 
@@ -96,34 +97,30 @@ function asPlainText(block: TextContent | ThinkingContent): TextContent {
   return out;
 }
 
-/** Another model's tool call, as last rewritten (its id normalised, its thought signature dropped). */
-const rewrittenCalls = new WeakMap<ToolCall, ToolCall>();
+/** Another model's tool call, as rewritten (its id normalised, its thought signature dropped), per id. */
+const rewrittenCalls = new PerObject<ToolCall, ToolCall, string>(TARGETS_KEPT);
 
 function rewriteCall(block: ToolCall, id: string): ToolCall {
-  const known = rewrittenCalls.get(block);
-  if (known !== undefined && known.id === id) return known;
-  let call: ToolCall = block;
-  if (block.thoughtSignature) {
-    const { thoughtSignature: _dropped, ...rest } = block;
-    call = rest;
-  }
-  if (id !== block.id) call = { ...call, id };
-  rewrittenCalls.set(block, call);
-  return call;
+  return rewrittenCalls.get(block, id, () => {
+    let call: ToolCall = block;
+    if (block.thoughtSignature) {
+      const { thoughtSignature: _dropped, ...rest } = block;
+      call = rest;
+    }
+    return id === block.id ? call : { ...call, id };
+  });
 }
 
-/** An assistant message as last rewritten, with the content it was rewritten to. */
-const rewrittenAssistants = new WeakMap<AssistantMessage, AssistantMessage>();
+type Content = AssistantMessage["content"];
 
-function withContent(message: AssistantMessage, content: AssistantMessage["content"]): AssistantMessage {
-  const original = message.content;
-  if (content.length === original.length && content.every((block, i) => block === original[i])) return message;
-  const known = rewrittenAssistants.get(message);
-  if (known !== undefined && known.content.length === content.length && content.every((b, i) => b === known.content[i]))
-    return known;
-  const out = { ...message, content };
-  rewrittenAssistants.set(message, out);
-  return out;
+const sameBlocks = (a: Content, b: Content): boolean => a.length === b.length && a.every((block, i) => block === b[i]);
+
+/** An assistant message as rewritten, per content it was rewritten to (compared block by block). */
+const rewrittenAssistants = new PerObject<AssistantMessage, AssistantMessage, Content>(TARGETS_KEPT, sameBlocks);
+
+function withContent(message: AssistantMessage, content: Content): AssistantMessage {
+  if (sameBlocks(content, message.content)) return message;
+  return rewrittenAssistants.get(message, content, () => ({ ...message, content }));
 }
 
 /** Thinking that pi-ai drops even from the model's own turns: not redacted, unsigned, and blank. */
@@ -133,21 +130,28 @@ const isEmptyThinking = (block: AssistantMessage["content"][number]): boolean =>
   !block.thinkingSignature &&
   (!block.thinking || block.thinking.trim() === "");
 
-/** What `transformAssistant` made of a message for one target, with the tool-call ids it renamed on the way. */
-interface Transformed {
+/** The target a message is transformed for: what, besides the message, its transform depends on. */
+interface Target {
   readonly model: ModelInfo;
   readonly normalize: NormalizeToolCallId | undefined;
   readonly thinkingAsText: boolean;
+}
+
+const sameTarget = (a: Target, b: Target): boolean =>
+  a.model === b.model && a.normalize === b.normalize && a.thinkingAsText === b.thinkingAsText;
+
+/** What `transformAssistant` made of a message for one target, with the tool-call ids it renamed on the way. */
+interface Transformed {
   readonly message: AssistantMessage;
   readonly renamed: readonly (readonly [string, string])[];
 }
 
 /**
- * Another model's turn as last transformed, per message: each request of a cache series meets every earlier
- * turn again. Kept for one normaliser object; a stateful one (Mistral's) is made afresh for every request, so it
+ * Another model's turn as transformed, per message and target: each request of a cache series meets every earlier
+ * turn again. Kept per normaliser object; a stateful one (Mistral's) is made afresh for every request, so it
  * never finds what another request kept, and within one request it answers an id the same way each time.
  */
-const transformed = new WeakMap<AssistantMessage, Transformed>();
+const transformed = new PerObject<AssistantMessage, Transformed, Target>(TARGETS_KEPT, sameTarget);
 
 function transformAssistant(
   message: AssistantMessage,
@@ -159,21 +163,12 @@ function transformAssistant(
   const same = isSameModel(message, model);
   // The common case, the target model's own turn: only empty unsigned thinking goes, usually nothing.
   if (same && !message.content.some(isEmptyThinking)) return message;
-  const known = transformed.get(message);
-  if (
-    known !== undefined &&
-    known.model === model &&
-    known.normalize === normalize &&
-    known.thinkingAsText === thinkingAsText
-  ) {
-    for (const [id, renamed] of known.renamed) idMap.set(id, renamed);
-    return known.message;
-  }
-  const renamed: [string, string][] = [];
-  const out = transformContent(message, model, same, renamed, normalize, thinkingAsText);
-  for (const [id, to] of renamed) idMap.set(id, to);
-  transformed.set(message, { model, normalize, thinkingAsText, message: out, renamed });
-  return out;
+  const made = transformed.get(message, { model, normalize, thinkingAsText }, () => {
+    const renamed: [string, string][] = [];
+    return { message: transformContent(message, model, same, renamed, normalize, thinkingAsText), renamed };
+  });
+  for (const [id, to] of made.renamed) idMap.set(id, to);
+  return made.message;
 }
 
 function transformContent(
@@ -218,15 +213,11 @@ function transformContent(
   return withContent(message, content);
 }
 
-/** A tool result renamed to its call's normalised id, as last renamed. */
-const renamedResults = new WeakMap<ToolResultMessage, ToolResultMessage>();
+/** A tool result renamed to its call's normalised id, per id. */
+const renamedResults = new PerObject<ToolResultMessage, ToolResultMessage, string>(TARGETS_KEPT);
 
 function renameResult(message: ToolResultMessage, id: string): ToolResultMessage {
-  const known = renamedResults.get(message);
-  if (known !== undefined && known.toolCallId === id) return known;
-  const out = { ...message, toolCallId: id };
-  renamedResults.set(message, out);
-  return out;
+  return renamedResults.get(message, id, () => ({ ...message, toolCallId: id }));
 }
 
 function mapMessage(

@@ -12,7 +12,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../llm/types.ts";
-import { PerObject } from "../project/memo.ts";
+import { PerObject, TARGETS_KEPT } from "../project/memo.ts";
 import { transformForModel, type TransformOptions } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import { isImage, joinedText, sanitizeSurrogates } from "./common.ts";
@@ -212,8 +212,8 @@ class ContentsBuilder {
  * parts are made, and their texts scanned and signatures checked, once. Parts are shared; never mutate them.
  */
 const madeUserParts = new PerObject<UserMessage, GeminiPart[]>();
-const madeModelParts = new PerObject<AssistantMessage, GeminiPart[]>();
-const madeResponses = new PerObject<ToolResultMessage, ReturnType<typeof functionResponse>>();
+const madeModelParts = new PerObject<AssistantMessage, GeminiPart[]>(TARGETS_KEPT);
+const madeResponses = new PerObject<ToolResultMessage, ReturnType<typeof functionResponse>>(TARGETS_KEPT);
 
 function addMessage(builder: ContentsBuilder, message: LlmMessage, source: number | undefined, model: ModelInfo): void {
   switch (message.role) {

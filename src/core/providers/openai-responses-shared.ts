@@ -15,6 +15,7 @@ import type {
   UserMessage,
 } from "../llm/types.ts";
 import { PayloadError } from "../llm/types.ts";
+import { PerObject, TARGETS_KEPT } from "../project/memo.ts";
 import { transformForModel, type NormalizeToolCallId } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import {
@@ -236,34 +237,33 @@ function toolResultItem(message: ToolResultMessage, model: ModelInfo): FunctionC
   return { type: "function_call_output", call_id: callId, output };
 }
 
+/** The items of one message for one model, and the message number they name it by, if any of them does. */
+interface Made {
+  readonly items: ResponsesInputItem[];
+  readonly number: number | undefined;
+}
+
 /**
- * The items of one message, as last made for the same model and message number: the stages before keep an
- * unchanged message the same object, so its items are the same objects too (and their token counts are found
- * without walking them again). Items are shared between payloads; never mutate them.
+ * The items of one message, per model: the stages before keep an unchanged message the same object, so its items
+ * are the same objects too (and their token counts are found without walking them again). Most items do not name
+ * their message by number; those that do (unsigned assistant texts, `msg_N`) are kept per number as well, for the
+ * same message at another place (compaction on and off). Items are shared between payloads; never mutate them.
  */
-const madeItems = new WeakMap<
-  LlmMessage,
-  {
-    readonly model: ModelInfo;
-    /** The message number the items were made with, or undefined when none of them names the message by it. */
-    readonly messageNumber: number | undefined;
-    readonly items: ResponsesInputItem[];
-  }
->();
+const madeItems = new PerObject<LlmMessage, Made, ModelInfo>(TARGETS_KEPT);
+const numberedItems = new PerObject<LlmMessage, ResponsesInputItem[], readonly [ModelInfo, number]>(
+  TARGETS_KEPT,
+  (a, b) => a[0] === b[0] && a[1] === b[1],
+);
 
 function messageItems(message: LlmMessage, model: ModelInfo, messageNumber: number): ResponsesInputItem[] {
-  const known = madeItems.get(message);
-  if (
-    known !== undefined &&
-    known.model === model &&
-    (known.messageNumber === undefined || known.messageNumber === messageNumber)
-  )
-    return known.items;
-  const items = makeItems(message, model, messageNumber);
-  const name = `msg_${messageNumber}`;
-  const named = message.role === "assistant" && items.some((item) => (item as { readonly id?: unknown }).id === name);
-  madeItems.set(message, { model, messageNumber: named ? messageNumber : undefined, items });
-  return items;
+  const made = madeItems.get(message, model, () => {
+    const items = makeItems(message, model, messageNumber);
+    const name = `msg_${messageNumber}`;
+    const named = message.role === "assistant" && items.some((item) => (item as { readonly id?: unknown }).id === name);
+    return { items, number: named ? messageNumber : undefined };
+  });
+  if (made.number === undefined || made.number === messageNumber) return made.items;
+  return numberedItems.get(message, [model, messageNumber], () => makeItems(message, model, messageNumber));
 }
 
 function makeItems(message: LlmMessage, model: ModelInfo, messageNumber: number): ResponsesInputItem[] {
