@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: how fast our core is next to a baseline measured in the same run, on the same input.
  *   1. parse + validate + index a large generated session vs plain `JSON.parse` per line (target ≥ 0.5)
- *   2. every leaf's payload vs pi's own functions, on a branchy generated session and the largest corpus files
- *      (target: ours ≥ 2× faster)
+ *   2. every leaf's payload vs pi's own functions, on a branchy generated session, the largest corpus files and
+ *      the corpus file with the most leaves (target: ours ≥ 2× faster)
  *   3. the app in Chromium: longest main-thread task while a large file loads, JS heap after it, frames while its
  *      tree pans and zooms (browser-bench.ts)
  *   4. one rule toggled on a path of 2,000+ messages (re-project and re-count) vs a full recompute, for the first
@@ -21,6 +21,8 @@ import { parseFigure } from "./parse-bench.ts";
 import { payloadFigure } from "./payload-bench.ts";
 import { toggleFigures } from "./toggle-bench.ts";
 import type { RuleSettings } from "../src/core/project/rules.ts";
+import { loadSessionText } from "../src/core/session/load.ts";
+import { indexTree, leavesOf } from "../src/core/session/tree.ts";
 import { formatFigure, WARM_UPS, type Figure } from "./timing.ts";
 
 const CORPUS = fileURLToPath(new URL("../../shared/corpus/pi", import.meta.url));
@@ -39,14 +41,22 @@ function print(figure: Figure): void {
   console.log(formatFigure({ ...figure, name }, NAME_WIDTH));
 }
 
-/** The largest session files of the shared corpus, biggest first (none when ../shared is absent). */
-function largestCorpusFiles(): string[] {
+/**
+ * The largest session files of the shared corpus, biggest first, then the one with the most leaves when it has
+ * several and is not among them (none when ../shared is absent). The largest have one leaf each: a pass over them
+ * is one cold projection per model, where nothing is shared between leaves.
+ */
+function corpusFiles(): string[] {
   if (!existsSync(CORPUS)) return [];
-  return readdirSync(CORPUS)
+  const all = readdirSync(CORPUS)
     .filter((f) => f.endsWith(".jsonl"))
-    .map((f) => join(CORPUS, f))
-    .sort((a, b) => statSync(b).size - statSync(a).size)
-    .slice(0, CORPUS_FILES);
+    .map((f) => join(CORPUS, f));
+  const largest = [...all].sort((a, b) => statSync(b).size - statSync(a).size).slice(0, CORPUS_FILES);
+  const leaves = (file: string) => leavesOf(indexTree(loadSessionText(file, readFileSync(file, "utf8")))).length;
+  const [branchiest] = all.map((file) => ({ file, leaves: leaves(file) })).sort((a, b) => b.leaves - a.leaves);
+  return branchiest && branchiest.leaves > 1 && !largest.includes(branchiest.file)
+    ? [...largest, branchiest.file]
+    : largest;
 }
 
 function printHeader(reps: number): void {
@@ -93,7 +103,7 @@ async function main(): Promise<void> {
 async function payloadFigures(reps: number): Promise<void> {
   const branchy = generateSession(generateOptions({ entries: 2000, seed: 2, branches: 59 }));
   print(await payloadFigure("payloads: generated (60 leaves)", branchy, reps));
-  const corpus = largestCorpusFiles();
+  const corpus = corpusFiles();
   if (corpus.length === 0) console.log(`note: ${CORPUS} is absent; the corpus rows of figure 2 are skipped`);
   for (const file of corpus)
     print(await payloadFigure(`payloads: ${basename(file)}`, readFileSync(file, "utf8"), reps));
