@@ -151,6 +151,18 @@ describe("counting a projection", () => {
     expect(tokenizer.seen.every((t) => t.length < 400)).toBe(true);
   });
 
+  it("keeps each set of vocabularies' counts per item, for counts of other families taking turns", () => {
+    const counter = new TokenCounter({ claude: recordingTokenizer("claude"), o200k: recordingTokenizer("o200k") });
+    const p = projectLeaf(tree, tree.byId.get("a4")!);
+    if (!p.ok) throw new Error(p.error);
+    countPayload(p.value, counter, ["claude"]);
+    countPayload(p.value, counter, ["o200k"]);
+    const walked = counter.misses;
+    countPayload(p.value, counter, ["claude"]);
+    countPayload(p.value, counter, ["o200k"]);
+    expect(counter.misses).toBe(walked); // every item's counts found again, under both
+  });
+
   it("keeps the cache bounded, dropping the least recently used counts", () => {
     const cache = new TokenCountCache(2);
     const tokenizer = recordingTokenizer("o200k");

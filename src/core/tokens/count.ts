@@ -3,6 +3,7 @@
  * the tokenizers, with a per-content cache. `context.ts` turns the counts into the target family's estimate.
  */
 import type { LlmMessage } from "../llm/types.ts";
+import { PerObject, TARGETS_KEPT } from "../project/memo.ts";
 import type { Projection } from "../project/project.ts";
 import { TokenCountCache } from "./cache.ts";
 import { imageSize, type ImageSize } from "./image.ts";
@@ -22,9 +23,10 @@ export class TokenCounter {
   /**
    * Counts per payload item object. Builders hand back the very item objects of an unchanged message (see
    * `PerObject` in project/memo.ts), so after a rule toggle only the items that changed are walked and looked up
-   * again. Keyed by the vocabularies counted (`names` joined).
+   * again. Keyed by the vocabularies counted (`names` joined), a few sets kept: models of other families take
+   * turns over the same items.
    */
-  readonly #items = new WeakMap<object, { readonly names: string; readonly counts: PieceCounts }>();
+  readonly #items = new PerObject<object, PieceCounts, string>(TARGETS_KEPT);
   /** Every item's counts of a payload list a caller counted whole beforehand (see `rememberList`). */
   readonly #lists = new WeakMap<
     readonly unknown[],
@@ -66,12 +68,10 @@ export class TokenCounter {
   /** The counts of one payload item under `names` (`key` is `names` joined), remembered per item object. */
   countItem(item: unknown, names: readonly TokenizerName[], key: string): PieceCounts {
     if (typeof item !== "object" || item === null) return countPieces(this, itemPieces(item), names);
-    const known = this.#items.get(item);
-    if (known !== undefined && known.names === key) return known.counts;
-    const counts = countPieces(this, itemPieces(item), names);
-    this.#items.set(item, { names: key, counts });
-    this.#misses += 1;
-    return counts;
+    return this.#items.get(item, key, () => {
+      this.#misses += 1;
+      return countPieces(this, itemPieces(item), names);
+    });
   }
 
   /** How many items `countItem` has had to count rather than remember: a caller pacing a long loop reads it. */
