@@ -91,6 +91,23 @@ describe("a path projected for several models in turn", () => {
     return (body["messages"] ?? body["contents"] ?? body["input"]) as unknown[];
   };
 
+  it("keeps the Responses items of a turn's other blocks when a rule drops its thinking", () => {
+    const gpt = findModel("openai", "gpt-4.1")!;
+    const input = (dropThinking: boolean) => {
+      const result = projectLeaf(mixed, mixed.byId.get("u2")!, { model: gpt, dropThinking });
+      if (!result.ok) throw new Error(result.error);
+      return result.value.payload.body["input"] as Record<string, unknown>[];
+    };
+    const kept = input(false);
+    const dropped = input(true);
+    expect(dropped.length).toBeLessThan(kept.length); // the thinking (as text) is gone
+    const call = (items: Record<string, unknown>[]) => items.find((item) => item["type"] === "function_call");
+    const answer = (items: Record<string, unknown>[]) => items.find((item) => JSON.stringify(item).includes("Read."));
+    expect(call(dropped)).toBe(call(kept));
+    expect(answer(dropped)).toBeDefined();
+    expect(answer(dropped)).toBe(answer(kept));
+  });
+
   it.each([
     [["anthropic/claude-sonnet-4-5", "google/gemini-2.5-pro", "openai/gpt-4.1"]],
     [["google/gemini-2.5-pro", "google/gemini-2.5-flash", "openai/gpt-4.1", "openai/gpt-5"]],

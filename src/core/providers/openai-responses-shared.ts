@@ -10,6 +10,7 @@ import type {
   ModelInfo,
   PayloadRequest,
   TextContent,
+  ToolCall,
   ToolDefinition,
   ToolResultMessage,
   UserMessage,
@@ -192,6 +193,20 @@ function assistantTextItem(block: TextContent, messageNumber: number): Assistant
   };
 }
 
+function functionCallItem(block: ToolCall, otherModelSameApi: boolean): FunctionCallItem {
+  const [callId = "", itemId] = block.id.split("|");
+  const id = otherModelSameApi && itemId?.startsWith("fc_") ? undefined : itemId;
+  return { type: "function_call", id, call_id: callId, name: block.name, arguments: argumentsText(block.arguments) };
+}
+
+/*
+ * The items of a block, kept per block object: a turn rewritten by a rule (its thinking dropped) keeps its other
+ * blocks, so their items come out as the same objects, and their token counts are found again. A text is kept per
+ * message number (it may be named by it), a call per whether it loses its item id.
+ */
+const textItems = new PerObject<TextContent, AssistantTextItem, number>(TARGETS_KEPT);
+const callItems = new PerObject<ToolCall, FunctionCallItem, boolean>(TARGETS_KEPT);
+
 /**
  * One item per replayable block. `messageNumber` names unsigned texts (`msg_N`). A call from another model of
  * the same provider and API loses its `fc_` item id, so OpenAI does not check it against reasoning items.
@@ -204,14 +219,9 @@ function assistantItems(message: AssistantMessage, model: ModelInfo, messageNumb
       case "thinking":
         return block.thinkingSignature ? [parseReasoningItem(block.thinkingSignature)] : [];
       case "text":
-        return [assistantTextItem(block, messageNumber)];
-      case "toolCall": {
-        const [callId = "", itemId] = block.id.split("|");
-        const id = otherModelSameApi && itemId?.startsWith("fc_") ? undefined : itemId;
-        return [
-          { type: "function_call", id, call_id: callId, name: block.name, arguments: argumentsText(block.arguments) },
-        ];
-      }
+        return [textItems.get(block, messageNumber, () => assistantTextItem(block, messageNumber))];
+      case "toolCall":
+        return [callItems.get(block, otherModelSameApi, () => functionCallItem(block, otherModelSameApi))];
       default:
         return skipUnknownBlock(block);
     }
