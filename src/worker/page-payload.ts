@@ -135,6 +135,16 @@ function textWeight(value: unknown): number {
   return weight;
 }
 
+/** The text weight of each page item, kept with it: the next view of an unchanged list is not walked again. */
+const itemWeights = new WeakMap<object, number>();
+
+function itemWeight(item: unknown): number {
+  if (!isObject(item)) return textWeight(item);
+  let weight = itemWeights.get(item);
+  if (weight === undefined) itemWeights.set(item, (weight = textWeight(item)));
+  return weight;
+}
+
 /** The page's items from the start of `list` up to the one whose text passes `budget` (at least one item). */
 function leadingItems(list: readonly unknown[], body: unknown, budget: number): unknown[] {
   const items: unknown[] = [];
@@ -142,7 +152,7 @@ function leadingItems(list: readonly unknown[], body: unknown, budget: number): 
   for (const item of list) {
     if (weight >= budget) break;
     const made = pageItem(item, list, body);
-    weight += textWeight(made);
+    weight += itemWeight(made);
     items.push(made);
   }
   return items;

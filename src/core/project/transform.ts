@@ -268,7 +268,7 @@ export function transformForModel(
   const dropped: { index: number; reason: TransformDropReason }[] = [];
   const synthesized: { outputIndex: number; toolCallId: string }[] = [];
   let pending: readonly ToolCall[] = [];
-  let answered = new Set<string>();
+  const answered = new Set<string>();
 
   const flushPending = (): void => {
     // Most flushes find nothing waiting (every user message and assistant turn flushes); `answered` is only read
@@ -291,7 +291,7 @@ export function transformForModel(
       }
     }
     pending = [];
-    answered = new Set();
+    answered.clear();
   };
 
   mapped.forEach((message, index) => {
@@ -305,7 +305,7 @@ export function transformForModel(
       const calls = message.content.filter((b): b is ToolCall => b.type === "toolCall");
       if (calls.length > 0) {
         pending = calls;
-        answered = new Set();
+        answered.clear();
       }
     } else if (message.role === "toolResult") {
       answered.add(message.toolCallId);

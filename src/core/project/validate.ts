@@ -52,7 +52,7 @@ export function validateProjection(projection: Projection, options: ValidateOpti
   const synthesize = options.transform?.synthesizeMissingResults !== false;
 
   // Tool calls and results pair up within one turn: from an assistant message to the next assistant or user one.
-  let open = new Map<string, { entry: number; name: string }>();
+  const open = new Map<string, { entry: number; name: string }>();
   const answered = new Set<string>();
   const seenIds = new Map<string, number>();
   const closeTurn = (): void => {
@@ -74,7 +74,7 @@ export function validateProjection(projection: Projection, options: ValidateOpti
             },
       );
     }
-    open = new Map();
+    open.clear();
     answered.clear();
   };
 

@@ -25,6 +25,7 @@ import {
   imageDataUrl,
   isImage,
   joinedText,
+  originOf,
   parseSignatureJson,
   sanitizeSurrogates,
   shortHash,
@@ -311,8 +312,7 @@ export function toResponsesInput(
   transformed.messages.forEach((message, index) => {
     const produced = messageItems(message, model, messageNumber);
     if (produced.length === 0) return;
-    const source = transformed.from[index];
-    const origin: readonly number[] = source === undefined ? [] : [source];
+    const origin = originOf(transformed.from[index]);
     for (const item of produced) {
       items.push(item);
       origins.push(origin);
