@@ -51,3 +51,15 @@ export class PerObject<K extends object, V, Key = unknown> {
  * results again.
  */
 export const TARGETS_KEPT = 4;
+
+const NO_INDEX: readonly number[] = Object.freeze([]);
+const singleIndices: (readonly number[])[] = [];
+
+/**
+ * `[index]` (or `[]`), one frozen array per index for every projection: a long path's payload items each name the
+ * message and entry they came from, and would otherwise each get a fresh array at every view.
+ */
+export function singleIndex(index: number | undefined): readonly number[] {
+  if (index === undefined) return NO_INDEX;
+  return (singleIndices[index] ??= Object.freeze([index]));
+}

@@ -19,6 +19,7 @@ import { err, ok, type Result } from "../result.ts";
 import { pathToLeaf, type EntryTree } from "../session/tree.ts";
 import { toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
 import { toLlmMessages, type ConvertOptions, type LlmConversion } from "./convert.ts";
+import { singleIndex } from "./memo.ts";
 import { PathFates } from "./path-fates.ts";
 import { failedTurnReason } from "./transform.ts";
 
@@ -311,7 +312,9 @@ function project(tree: EntryTree, leaf: number, options: ProjectionOptions): Res
     model,
     reasoning,
     payload: payload.value,
-    itemSources: payload.value.origins.map((origin) => origin.map((i) => llmSources[i] as number)),
+    itemSources: payload.value.origins.map((origin) =>
+      origin.length === 1 ? singleIndex(llmSources[origin[0] as number]) : origin.map((i) => llmSources[i] as number),
+    ),
     get fates() {
       return dropsFailedTurns ? fatesWithFailedTurns(conversation.value) : conversation.value.fates;
     },

@@ -266,18 +266,6 @@ export function toolResultRunLength(messages: readonly LlmMessage[], start: numb
   return end - start;
 }
 
-const NO_ORIGIN: readonly number[] = Object.freeze([]);
-const singleOrigins: (readonly number[])[] = [];
-
-/**
- * Ours, not pi-ai's: the origin of an item made from request message `source` alone (none for a synthetic one),
- * one frozen array per index for every payload: a long path's items would otherwise each get a fresh one.
- */
-export function originOf(source: number | undefined): readonly number[] {
-  if (source === undefined) return NO_ORIGIN;
-  return (singleOrigins[source] ??= Object.freeze([source]));
-}
-
 /** Ours, not pi-ai's: request indices behind transformed messages `from[start..start+count)`; synthetic ones have none. */
 export function originsOf(from: TransformResult["from"], start: number, count: number): number[] {
   return from.slice(start, start + count).filter((index): index is number => index !== undefined);

@@ -16,7 +16,7 @@ import type {
   UserMessage,
 } from "../llm/types.ts";
 import { PayloadError } from "../llm/types.ts";
-import { PerObject, TARGETS_KEPT } from "../project/memo.ts";
+import { PerObject, singleIndex, TARGETS_KEPT } from "../project/memo.ts";
 import { transformForModel, type NormalizeToolCallId } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import {
@@ -25,7 +25,6 @@ import {
   imageDataUrl,
   isImage,
   joinedText,
-  originOf,
   parseSignatureJson,
   sanitizeSurrogates,
   shortHash,
@@ -312,7 +311,7 @@ export function toResponsesInput(
   transformed.messages.forEach((message, index) => {
     const produced = messageItems(message, model, messageNumber);
     if (produced.length === 0) return;
-    const origin = originOf(transformed.from[index]);
+    const origin = singleIndex(transformed.from[index]);
     for (const item of produced) {
       items.push(item);
       origins.push(origin);
