@@ -1,7 +1,8 @@
 /** Stage 4: the tree index — pi's lookup rules, labels, names, leaves, and problems reported, never hung on. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadSessionText } from "../../src/core/session/load.ts";
-import { indexTree, leavesOf, pathToLeaf, resolveEntryRef } from "../../src/core/session/tree.ts";
+import { indexTree, leavesOf, pathToLeaf, resolveEntryRef, type EntryTree } from "../../src/core/session/tree.ts";
 import { HANGS_PI, VARIANTS } from "../fixtures/variants.ts";
 
 const tree = (name: string, text = VARIANTS[name]!) => indexTree(loadSessionText(`${name}.jsonl`, text));
@@ -71,5 +72,29 @@ describe("indexTree", () => {
     const t = indexTree(loadSessionText("deep", lines.join("\n")));
     const path = pathToLeaf(t, t.defaultLeaf!);
     expect(path.ok && path.value.length).toBe(100_000);
+  });
+});
+
+describe("pathToLeaf on leaves asked in any order", () => {
+  it("walks the same path whether or not the leaf lies on the path walked before", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 30 }),
+        (parents, asked) => {
+          // Entry i's parent is an earlier entry (or none): a forest without cycles.
+          const parentOf = parents.map((p, i) => (i === 0 || p % 4 === 0 ? undefined : p % i));
+          const tree = { parentOf, inCycle: new Set(), entries: parentOf } as unknown as EntryTree;
+          for (const a of asked) {
+            const leaf = a % parentOf.length;
+            const walk: number[] = [];
+            for (let node: number | undefined = leaf; node !== undefined; node = parentOf[node]) walk.unshift(node);
+            const path = pathToLeaf(tree, leaf);
+            expect(path.ok && path.value).toEqual(walk);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -181,16 +181,44 @@ export function indexTree(file: SessionFile): EntryTree {
   };
 }
 
+/** The path walked last in a tree, and each entry's place on it (-1 off it). */
+interface WalkedPath {
+  readonly path: readonly number[];
+  readonly place: Int32Array;
+}
+
+const walked = new WeakMap<EntryTree, WalkedPath>();
+
+/**
+ * The path to `leaf` when it lies on the path walked last: a cache series asks for the path to every request
+ * along one path in turn (thousands on a long session), each a prefix of the last one walked.
+ */
+function onWalkedPath(tree: EntryTree, leaf: number): readonly number[] | undefined {
+  const last = walked.get(tree);
+  const at = last?.place[leaf] ?? -1;
+  return last !== undefined && at >= 0 ? last.path.slice(0, at + 1) : undefined;
+}
+
+function rememberWalk(tree: EntryTree, path: readonly number[]): void {
+  const last = walked.get(tree);
+  const place = last?.place ?? new Int32Array(tree.entries.length).fill(-1);
+  if (last !== undefined) for (const entry of last.path) place[entry] = -1;
+  path.forEach((entry, i) => (place[entry] = i));
+  walked.set(tree, { path, place });
+}
+
 /** Entry indices from the root down to `leaf`, or why pi could not walk it. */
 export function pathToLeaf(tree: EntryTree, leaf: number): Result<readonly number[]> {
   const { parentOf } = tree;
   if (tree.inCycle.size === 0) {
-    // Every request of a cache series walks a path of up to the whole session: counted first, then filled from
-    // the leaf up, it takes half the time of pushing and reversing (and no cycle to look for).
+    const known = onWalkedPath(tree, leaf);
+    if (known !== undefined) return ok(known);
+    // Counted first, then filled from the leaf up: half the time of pushing and reversing (and no cycle to look for).
     let depth = 0;
     for (let node: number | undefined = leaf; node !== undefined; node = parentOf[node]) depth += 1;
     const path = new Array<number>(depth);
     for (let node: number | undefined = leaf; node !== undefined; node = parentOf[node]) path[--depth] = node;
+    rememberWalk(tree, path);
     return ok(path);
   }
   const path: number[] = [];
