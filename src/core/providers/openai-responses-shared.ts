@@ -256,14 +256,11 @@ interface Made {
 /**
  * The items of one message, per model: the stages before keep an unchanged message the same object, so its items
  * are the same objects too (and their token counts are found without walking them again). Most items do not name
- * their message by number; those that do (unsigned assistant texts, `msg_N`) are kept per number as well, for the
- * same message at another place (compaction on and off). Items are shared between payloads; never mutate them.
+ * their message by number; a message whose items do (unsigned assistant texts, `msg_N`) met at another place
+ * (compaction on and off) is made again, from its blocks' items kept per number. Items are shared between
+ * payloads; never mutate them.
  */
 const madeItems = new PerObject<LlmMessage, Made, ModelInfo>(TARGETS_KEPT);
-const numberedItems = new PerObject<LlmMessage, ResponsesInputItem[], readonly [ModelInfo, number]>(
-  TARGETS_KEPT,
-  (a, b) => a[0] === b[0] && a[1] === b[1],
-);
 
 function messageItems(message: LlmMessage, model: ModelInfo, messageNumber: number): ResponsesInputItem[] {
   const made = madeItems.get(message, model, () => {
@@ -272,8 +269,9 @@ function messageItems(message: LlmMessage, model: ModelInfo, messageNumber: numb
     const named = message.role === "assistant" && items.some((item) => (item as { readonly id?: unknown }).id === name);
     return { items, number: named ? messageNumber : undefined };
   });
-  if (made.number === undefined || made.number === messageNumber) return made.items;
-  return numberedItems.get(message, [model, messageNumber], () => makeItems(message, model, messageNumber));
+  return made.number === undefined || made.number === messageNumber
+    ? made.items
+    : makeItems(message, model, messageNumber);
 }
 
 function makeItems(message: LlmMessage, model: ModelInfo, messageNumber: number): ResponsesInputItem[] {
