@@ -64,16 +64,20 @@ class StringMemo<T> {
 const MEMO_MAX_CHARS = 64 * 1024 * 1024;
 const sanitized = new StringMemo<string>(MEMO_MAX_CHARS);
 
+/** `String.prototype.isWellFormed` (Chromium 111, Node 20): one native scan, none for a one-byte string. */
+const isWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
 /**
  * pi-ai's `sanitizeSurrogates` (`utils/sanitize-unicode.js`), with the same regex: drops unpaired UTF-16
  * surrogates, keeps proper pairs such as emoji. Like pi-ai it throws a TypeError for a value that is not a
  * string (session data that failed validation is kept as is), so the request fails where pi's would.
- * Most texts hold no surrogate at all, which the first test tells at once for a string V8 keeps one byte per
- * character; only texts that do hold one are scanned with the lookbehind, once per string.
+ * Most texts hold no unpaired surrogate, which `isWellFormed` tells at once for a string V8 keeps one byte per
+ * character and in one native pass otherwise (half the regex's time, and a text with emoji needs no more);
+ * only texts that do hold one are scanned with the lookbehind, once per string.
  */
 export function sanitizeSurrogates(text: string): string {
   if (typeof text !== "string") return (text as string).replace(LONE_SURROGATE, "");
-  if (!ANY_SURROGATE.test(text)) return text;
+  if (isWellFormed ? isWellFormed.call(text) : !ANY_SURROGATE.test(text)) return text;
   return sanitized.get(text, (t) => t.replace(LONE_SURROGATE, ""));
 }
 
