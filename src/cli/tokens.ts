@@ -102,7 +102,7 @@ const percent = (n: number): string => `${(n * 100).toFixed(2)}%`;
 function describe(figure: TokenFigure): string {
   const accuracy = (e: ErrorStats | undefined) =>
     e && e.turns > 0
-      ? `; on this session: median ${percent(e.median)}, p90 ${percent(e.p90)} over ${e.turns} turns`
+      ? `; on this session: median ${percent(e.median)}, p90 ${percent(e.p90)} over ${e.of ? `${e.turns} of its ${number(e.of)} turns (spread evenly)` : `${e.turns} turns`}`
       : "";
   return figure.kind === "calibrated"
     ? `calibrated (${figure.basis}${accuracy(figure.error)})`

@@ -8,10 +8,17 @@ import { projectLeaf, type Projection } from "../core/project/project.ts";
 import type { Result } from "../core/result.ts";
 import type { ProjectionOptions } from "../core/project/project.ts";
 import type { EntryTree } from "../core/session/tree.ts";
-import { summarize, turnErrors, type AccuracyReport } from "../core/tokens/accuracy.ts";
+import { measuredReport, measuredTurns, summarize, turnErrors } from "../core/tokens/accuracy.ts";
+import type { AccuracyReport } from "../core/tokens/accuracy.ts";
 import { TokenCountCache } from "../core/tokens/cache.ts";
 import { TokenCounter, type PieceCounts } from "../core/tokens/count.ts";
-import { estimateFromFeatures, featuresOf, turnVocabularies, type TurnFeatures } from "../core/tokens/estimate.ts";
+import {
+  anchorPositions,
+  estimateFromFeatures,
+  featuresOf,
+  turnVocabularies,
+  type TurnFeatures,
+} from "../core/tokens/estimate.ts";
 import { familyOf, tokenizersFor } from "../core/tokens/family.ts";
 import { projectionTokens, type ProjectionTokens } from "../core/tokens/projection.ts";
 import { sessionTurns } from "../core/tokens/anchors.ts";
@@ -72,9 +79,6 @@ export interface SessionTokenAccuracy {
 
 export type TokenizerLoader = (name: TokenizerName) => Promise<Tokenizer>;
 
-/** At most this many recorded turns are measured for a session's calibration error shown in the app. */
-export const MEASURED_TURNS = 120;
-
 export class TokensEngine {
   readonly #sessions = new Map<string, EntryTree>();
   readonly #accuracy = new Map<string, SessionTokenAccuracy>();
@@ -134,10 +138,10 @@ export class TokensEngine {
   }
 
   /**
-   * Both estimators on the session's recorded turns: every turn up to `MEASURED_TURNS`, else that many spread
-   * evenly (each turn re-projects its own path, so all of them on a long session would take the worker for
-   * minutes). Turn by turn, in slices shared with the counting of each turn's new text, so the person's requests
-   * go first: a turn of a long session takes up to 150 ms.
+   * Both estimators on the session's recorded turns that `measuredTurns` picks (each turn re-projects its own
+   * path, so all of them on a long session would take the worker for minutes), as `sessionAccuracy` measures
+   * them. Turn by turn, in slices shared with the counting of each turn's new text, so the person's requests go
+   * first: a turn of a long session takes up to 150 ms.
    */
   async accuracy(key: string): Promise<SessionTokenAccuracy> {
     const known = this.#accuracy.get(key);
@@ -145,29 +149,29 @@ export class TokensEngine {
     const tree = this.#tree(key);
     await this.#ensure(["o200k", "claude"]);
     const recorded = sessionTurns(tree);
-    const all = recorded.length;
-    const picked =
-      all <= MEASURED_TURNS
-        ? Array.from({ length: all }, (_, i) => i)
-        : [
-            ...new Set(
-              Array.from({ length: MEASURED_TURNS }, (_, i) => Math.round((i * (all - 1)) / (MEASURED_TURNS - 1))),
-            ),
-          ];
-    const features: TurnFeatures[] = [];
+    const picked = measuredTurns(recorded.length);
+    // By position: the picked turns', then their anchors' (which the picked turns' estimates read).
+    const measured = new Map<number, TurnFeatures>();
     const slices = new Slices(this.#gestures);
-    for (const position of picked) {
+    const measure = async (position: number): Promise<void> => {
+      const turn = recorded[position];
+      if (turn === undefined || measured.has(position)) return;
       // A turn's request is mostly text not counted yet: counted in slices first, its features then find it all.
-      const turn = recorded[position] as RecordedTurn;
       const request = turnRequest(tree, turn);
       if (request?.ok) await this.#countItemsInSlices(request.value, turnVocabularies(turn), slices);
       if (!this.#sessions.has(key)) throw new Error(`Session ${key} is not loaded.`);
-      features.push(featuresOf(tree, this.#counter, turn, request));
+      measured.set(position, featuresOf(tree, this.#counter, turn, request));
       if (slices.due()) await slices.pause();
-    }
+    };
+    for (const position of picked) await measure(position);
+    const features = picked.flatMap((position) => measured.get(position) ?? []);
+    for (const position of anchorPositions(features)) await measure(position);
     if (!this.#sessions.has(key)) throw new Error(`Session ${key} is not loaded.`);
-    const turns = estimateFromFeatures(features);
-    const report: AccuracyReport = summarize(turnErrors([{ name: key, group: key, turns: features, replies: [] }]));
+    const turns = estimateFromFeatures(features, undefined, measured);
+    const report: AccuracyReport = measuredReport(
+      summarize(turnErrors([{ name: key, group: key, turns: features, replies: [], anchors: measured }])),
+      recorded.length,
+    );
     const result = { turns, report };
     this.#accuracy.set(key, result);
     return result;

@@ -1,6 +1,8 @@
 /** Token counts through the session client (in-process twin): lazy tokenizers, cached recounts, latest count wins. */
 import { describe, expect, it } from "vitest";
 import { PI_DEFAULTS, type RuleSettings } from "../../src/core/project/rules.ts";
+import { MEASURED_TURNS, measuredTurns, sessionAccuracy } from "../../src/core/tokens/accuracy.ts";
+import { sessionTurns } from "../../src/core/tokens/anchors.ts";
 import { TokenCounter } from "../../src/core/tokens/count.ts";
 import { estimateFromFeatures, turnFeatures } from "../../src/core/tokens/estimate.ts";
 import type { TokenizerName } from "../../src/core/tokens/tokenizer.ts";
@@ -8,7 +10,7 @@ import { loadTokenizer } from "../../src/tokens/load.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
 import { assistant, header, session, user } from "../support/build.ts";
 import { ourSession } from "../support/ours.ts";
-import { PROMPTS, toolLoopSession, usage } from "./tokens-fixtures.ts";
+import { longSession, PROMPTS, toolLoopSession, usage } from "./tokens-fixtures.ts";
 
 async function client() {
   const loaded: TokenizerName[] = [];
@@ -66,6 +68,21 @@ describe("token counts through the session client", () => {
     expect(accuracy.report.anchored.turns).toBe(3);
     const result = await sessions.tokens("s1", 7, pi, undefined);
     expect(result?.tokens.total).toMatchObject({ kind: "calibrated", error: accuracy.report.anchored });
+  });
+
+  it("measures a spread of a long session's turns, each as measuring all of them would", async () => {
+    const text = longSession(2 * MEASURED_TURNS + 7);
+    const sessions = createInProcessClient({}, loadTokenizer);
+    await sessions.load("long", new Blob([text]), "long.jsonl", () => undefined).done;
+    const accuracy = await sessions.accuracy("long");
+    const counter = new TokenCounter({});
+    for (const name of ["o200k", "claude"] as const) counter.add(await loadTokenizer(name));
+    const tree = ourSession(text);
+    const picked = measuredTurns(sessionTurns(tree).length);
+    const all = estimateFromFeatures(turnFeatures(tree, counter));
+    expect(accuracy.turns).toEqual(picked.map((p) => all[p]));
+    expect(accuracy.report).toEqual(sessionAccuracy(tree, counter));
+    expect(accuracy.report.anchored.of).toBe(2 * MEASURED_TURNS + 7);
   });
 
   it("gives rule effects in tokens", async () => {

@@ -57,3 +57,26 @@ export function toolLoopSession(prompts: readonly number[] = PROMPTS, withCompac
   ];
   return session(...lines);
 }
+
+/**
+ * `rounds` user → assistant rounds of two Claude models taking turns (so a turn's previous request of its model
+ * is two turns back), each reply recording a prompt that grows unevenly: a session with more recorded turns than
+ * its measured error looks at.
+ */
+export function longSession(rounds: number): string {
+  const models = ["claude-sonnet-4-5", "claude-opus-4-5"].map((model) => ({
+    provider: "anthropic",
+    model,
+    api: "anthropic-messages",
+  }));
+  const lines: Record<string, unknown>[] = [header()];
+  let parent: string | null = null;
+  for (let k = 0; k < rounds; k += 1) {
+    lines.push(user(`u${k}`, parent, `Question ${k}: ${"what does this part do? ".repeat(1 + (k % 5))}`));
+    const prompt = 2000 + 90 * k + ((k * 37) % 11) * 40;
+    const reply = `Answer ${k}: ${"it reads the session and projects it. ".repeat(1 + (k % 3))}`;
+    lines.push(assistant(`a${k}`, `u${k}`, reply, { ...models[k % 2], usage: usage(prompt, 30 + (k % 4) * 10) }));
+    parent = `a${k}`;
+  }
+  return session(...lines);
+}

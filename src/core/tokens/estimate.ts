@@ -55,12 +55,8 @@ export function turnFeatures(
   counter: TokenCounter,
   options: ProjectionOptions = {},
   names?: readonly TokenizerName[],
-  /** Only these turns (indices into the session's recorded turns); all when absent. */
-  pick?: readonly number[],
 ): TurnFeatures[] {
-  const turns = sessionTurns(tree);
-  const chosen = pick ? pick.flatMap((i) => (turns[i] ? [turns[i]] : [])) : turns;
-  return chosen.map((turn) => featuresOf(tree, counter, turn, turnRequest(tree, turn, options), names));
+  return sessionTurns(tree).map((turn) => featuresOf(tree, counter, turn, turnRequest(tree, turn, options), names));
 }
 
 /** One turn's features, from its request context (`turnRequest` of it, made by the caller). */
@@ -111,15 +107,19 @@ export type CoefficientsFor = (family: FamilyId) => FamilyCoefficients;
 
 const byFamily: CoefficientsFor = (family) => FAMILY_COEFFICIENTS[family];
 
-/** Both estimates for every turn, from its features and those of its anchors. */
+/**
+ * Both estimates for every turn, from its features and those of its anchors. `anchors` holds the anchors'
+ * features by position in the session's recorded turns; without it, `features` must be all of them, in order.
+ */
 export function estimateFromFeatures(
   features: readonly TurnFeatures[],
   coefficientsFor: CoefficientsFor = byFamily,
+  anchors?: ReadonlyMap<number, TurnFeatures>,
 ): TurnEstimate[] {
   return features.map((f) => {
     const c = coefficientsFor(f.family);
     const from = (anchor: number | undefined, kind: "standalone" | "anchored"): number | null => {
-      const a = anchor === undefined ? undefined : features[anchor];
+      const a = anchor === undefined ? undefined : anchors ? anchors.get(anchor) : features[anchor];
       const mine = f[kind];
       const theirs = a?.[kind];
       if (!a || !mine || !theirs) return null;
@@ -132,6 +132,42 @@ export function estimateFromFeatures(
       anchored: from(f.previous, "anchored") ?? from(f.first, "anchored"),
     };
   });
+}
+
+/** Positions (in the session's recorded turns) of the anchors the estimates of `features` read. */
+export function anchorPositions(features: Iterable<TurnFeatures>): number[] {
+  const positions = new Set<number>();
+  for (const f of features) {
+    if (f.first !== undefined) positions.add(f.first);
+    if (f.previous !== undefined) positions.add(f.previous);
+  }
+  return [...positions];
+}
+
+/**
+ * Features of some of a session's recorded turns (`positions` in its list), and by position of those and of
+ * their anchors, which their estimates read: a spread of a long session's turns measures up to three turns each.
+ */
+export function someTurnFeatures(
+  tree: EntryTree,
+  counter: TokenCounter,
+  positions: readonly number[],
+): { readonly turns: TurnFeatures[]; readonly anchors: Map<number, TurnFeatures> } {
+  const recorded = sessionTurns(tree);
+  const anchors = new Map<number, TurnFeatures>();
+  const measure = (position: number): TurnFeatures | undefined => {
+    const turn = recorded[position];
+    if (turn === undefined) return undefined;
+    let features = anchors.get(position);
+    if (features === undefined) {
+      features = featuresOf(tree, counter, turn, turnRequest(tree, turn));
+      anchors.set(position, features);
+    }
+    return features;
+  };
+  const turns = positions.flatMap((position) => measure(position) ?? []);
+  for (const position of anchorPositions(turns)) measure(position);
+  return { turns, anchors };
 }
 
 /** `tokens --turns`: every recorded turn of a session with its standalone and anchored estimates. */
