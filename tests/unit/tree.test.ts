@@ -76,7 +76,7 @@ describe("indexTree", () => {
 });
 
 describe("pathToLeaf on leaves asked in any order", () => {
-  it("walks the same path whether or not the leaf lies on the path walked before", () => {
+  it("walks the same path whether the leaf lies on the path walked before, below it, or off it", () => {
     fc.assert(
       fc.property(
         fc.array(fc.nat(), { minLength: 1, maxLength: 60 }),
@@ -85,13 +85,17 @@ describe("pathToLeaf on leaves asked in any order", () => {
           // Entry i's parent is an earlier entry (or none): a forest without cycles.
           const parentOf = parents.map((p, i) => (i === 0 || p % 4 === 0 ? undefined : p % i));
           const tree = { parentOf, inCycle: new Set(), entries: parentOf } as unknown as EntryTree;
+          const given: [readonly number[], number[]][] = [];
           for (const a of asked) {
             const leaf = a % parentOf.length;
             const walk: number[] = [];
             for (let node: number | undefined = leaf; node !== undefined; node = parentOf[node]) walk.unshift(node);
             const path = pathToLeaf(tree, leaf);
             expect(path.ok && path.value).toEqual(walk);
+            if (path.ok) given.push([path.value, walk]);
           }
+          // A path handed out is never changed by the walks after it.
+          for (const [path, walk] of given) expect(path).toEqual(walk);
         },
       ),
       { numRuns: 500 },

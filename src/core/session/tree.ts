@@ -190,37 +190,38 @@ interface WalkedPath {
 const walked = new WeakMap<EntryTree, WalkedPath>();
 
 /**
- * The path to `leaf` when it lies on the path walked last: a cache series asks for the path to every request
- * along one path in turn (thousands on a long session), each a prefix of the last one walked.
+ * The path to `leaf` from the path walked last: that path down to where `leaf`'s branch leaves it, then the
+ * entries walked up from `leaf` to there. A cache series asks for the path to every request along one path in
+ * turn (thousands on a long session), each on the one walked last; a session's turns in file order each extend
+ * the one before; a leaf picked in the tree shares its path down to the branch point. Only the entries off the
+ * path walked last are walked, and only those entering or leaving it change their place.
  */
-function onWalkedPath(tree: EntryTree, leaf: number): readonly number[] | undefined {
-  const last = walked.get(tree);
-  const at = last?.place[leaf] ?? -1;
-  return last !== undefined && at >= 0 ? last.path.slice(0, at + 1) : undefined;
-}
-
-function rememberWalk(tree: EntryTree, path: readonly number[]): void {
+function pathFromWalked(tree: EntryTree, leaf: number): readonly number[] {
+  const { parentOf } = tree;
   const last = walked.get(tree);
   const place = last?.place ?? new Int32Array(tree.entries.length).fill(-1);
-  if (last !== undefined) for (const entry of last.path) place[entry] = -1;
-  path.forEach((entry, i) => (place[entry] = i));
+  const tail: number[] = [];
+  let node: number | undefined = leaf;
+  while (node !== undefined && (place[node] as number) < 0) {
+    tail.push(node);
+    node = parentOf[node];
+  }
+  const at = node === undefined ? -1 : (place[node] as number);
+  if (last !== undefined && tail.length === 0)
+    return at === last.path.length - 1 ? last.path : last.path.slice(0, at + 1); // stays the one remembered
+  // One array of the final length, filled: a long path is a large object, slow to allocate twice.
+  const path = new Array<number>(at + 1 + tail.length);
+  for (let k = 0; k <= at; k += 1) path[k] = (last as WalkedPath).path[k] as number;
+  for (let k = 0; k < tail.length; k += 1) path[at + 1 + k] = tail[tail.length - 1 - k] as number;
+  if (last !== undefined) for (let k = at + 1; k < last.path.length; k += 1) place[last.path[k] as number] = -1;
+  for (let k = at + 1; k < path.length; k += 1) place[path[k] as number] = k;
   walked.set(tree, { path, place });
+  return path;
 }
 
 /** Entry indices from the root down to `leaf`, or why pi could not walk it. */
 export function pathToLeaf(tree: EntryTree, leaf: number): Result<readonly number[]> {
-  const { parentOf } = tree;
-  if (tree.inCycle.size === 0) {
-    const known = onWalkedPath(tree, leaf);
-    if (known !== undefined) return ok(known);
-    // Counted first, then filled from the leaf up: half the time of pushing and reversing (and no cycle to look for).
-    let depth = 0;
-    for (let node: number | undefined = leaf; node !== undefined; node = parentOf[node]) depth += 1;
-    const path = new Array<number>(depth);
-    for (let node: number | undefined = leaf; node !== undefined; node = parentOf[node]) path[--depth] = node;
-    rememberWalk(tree, path);
-    return ok(path);
-  }
+  if (tree.inCycle.size === 0) return ok(pathFromWalked(tree, leaf));
   const path: number[] = [];
   let node: number | undefined = leaf;
   while (node !== undefined) {
