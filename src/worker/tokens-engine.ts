@@ -22,7 +22,7 @@ import {
 import { familyOf, tokenizersFor } from "../core/tokens/family.ts";
 import { projectionTokens, type ProjectionTokens } from "../core/tokens/projection.ts";
 import { sessionTurns } from "../core/tokens/anchors.ts";
-import { turnRequest, type RecordedTurn } from "../core/tokens/turns.ts";
+import { turnRequest } from "../core/tokens/turns.ts";
 import { Gestures, Slices } from "./slices.ts";
 import type { CacheStats } from "../core/tokens/cache.ts";
 import type { TurnEstimate } from "../core/tokens/estimate.ts";
