@@ -171,7 +171,7 @@ function toBedrockMessage(group: readonly LlmMessage[], signedReasoning: boolean
 export function toBedrockMessages(transformed: TransformResult, options: BedrockMessageOptions): BedrockMessageList {
   const source = transformed.messages;
   const messages: BedrockMessage[] = [];
-  const origins: number[][] = [];
+  const origins: (readonly number[])[] = [];
   for (let i = 0; i < source.length;) {
     const count = source[i]?.role === "toolResult" ? toolResultRunLength(source, i) : 1;
     const converted = toBedrockMessage(source.slice(i, i + count), options.signedReasoning);

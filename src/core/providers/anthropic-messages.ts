@@ -166,11 +166,11 @@ export function toAnthropicMessages(
 ): AnthropicMessageList {
   const source = transformed.messages;
   const messages: AnthropicMessage[] = [];
-  const origins: number[][] = [];
+  const origins: (readonly number[])[] = [];
   for (let i = 0; i < source.length;) {
     const message = source[i] as LlmMessage;
     const count = message.role === "toolResult" ? toolResultRunLength(source, i) : 1;
-    const converted = toAnthropicMessage(source.slice(i, i + count));
+    const converted = toAnthropicMessage(source, i, count);
     if (converted) {
       messages.push(converted);
       origins.push(originsOf(transformed.from, i, count));
@@ -198,9 +198,10 @@ const madeResults = new PerObject<ToolResultMessage, AnthropicToolResultBlock>()
 const runsStarting = new PerObject<AnthropicToolResultBlock, AnthropicMessage>();
 const runsExtending = new PerObject<AnthropicMessage, AnthropicMessage>();
 
-function resultsMessage(group: readonly ToolResultMessage[]): AnthropicMessage {
+function resultsMessage(source: readonly LlmMessage[], start: number, count: number): AnthropicMessage {
   let message: AnthropicMessage | undefined;
-  for (const m of group) {
+  for (let i = start; i < start + count; i += 1) {
+    const m = source[i] as ToolResultMessage;
     const block = madeResults.get(m, undefined, () => toToolResultBlock(m));
     const run: AnthropicMessage | undefined = message;
     message =
@@ -214,16 +215,16 @@ function resultsMessage(group: readonly ToolResultMessage[]): AnthropicMessage {
   return message as AnthropicMessage;
 }
 
-/** One body message from a single user/assistant message or a run of tool results. */
-function toAnthropicMessage(group: readonly LlmMessage[]): AnthropicMessage | undefined {
-  const first = group[0] as LlmMessage;
+/** One body message from the user or assistant message at `start`, or the run of `count` tool results there. */
+function toAnthropicMessage(source: readonly LlmMessage[], start: number, count: number): AnthropicMessage | undefined {
+  const first = source[start] as LlmMessage;
   switch (first.role) {
     case "user":
       return madeUser.get(first, undefined, () => toUserMessage(first));
     case "assistant":
       return madeAssistant.get(first, undefined, () => toAssistantMessage(first));
     case "toolResult":
-      return resultsMessage(group as readonly ToolResultMessage[]);
+      return resultsMessage(source, start, count);
     default:
       return assertNever(first, "message role");
   }

@@ -14,6 +14,7 @@ import type {
   ToolCall,
 } from "../llm/types.ts";
 import { parseJsonShallow } from "../nesting.ts";
+import { singleIndex } from "../project/memo.ts";
 import type { TransformResult } from "../project/transform.ts";
 
 /** pi-ai's `EXTENDED_THINKING_LEVELS` (`models.js`), weakest first. */
@@ -270,8 +271,12 @@ export function toolResultRunLength(messages: readonly LlmMessage[], start: numb
   return end - start;
 }
 
-/** Ours, not pi-ai's: request indices behind transformed messages `from[start..start+count)`; synthetic ones have none. */
-export function originsOf(from: TransformResult["from"], start: number, count: number): number[] {
+/**
+ * Ours, not pi-ai's: request indices behind transformed messages `from[start..start+count)`; synthetic ones have
+ * none. One message's is the shared `singleIndex` array (every message of every leaf's payload asks).
+ */
+export function originsOf(from: TransformResult["from"], start: number, count: number): readonly number[] {
+  if (count === 1) return singleIndex(from[start]);
   return from.slice(start, start + count).filter((index): index is number => index !== undefined);
 }
 

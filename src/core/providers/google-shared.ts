@@ -12,7 +12,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../llm/types.ts";
-import { PerObject, TARGETS_KEPT } from "../project/memo.ts";
+import { PerObject, singleIndex, TARGETS_KEPT } from "../project/memo.ts";
 import { transformForModel, type TransformOptions } from "../project/transform.ts";
 import { assertNever } from "../result.ts";
 import { isImage, joinedText, sanitizeSurrogates } from "./common.ts";
@@ -163,29 +163,20 @@ function functionResponse(
 
 /** Accumulates contents with their origins; function responses join a preceding function-response turn. */
 /*
- * Contents made of the same parts are the same objects, so the token counter, which remembers its counts per
- * payload item, finds an unchanged turn again: a user or model turn per parts array, a run of function
- * responses by appending one part at a time to the run before it. Shared; never mutate them.
+ * A run of function responses made of the same parts is the same object (appended one part at a time to the run
+ * before it), so the token counter, which remembers its counts per payload item, finds it again. Shared; never
+ * mutate them.
  */
-const turnOf = new PerObject<readonly GeminiPart[], GeminiContent>();
 const responsesStarting = new PerObject<GeminiFunctionResponsePart, GeminiContent>();
 const responsesExtending = new PerObject<GeminiContent, GeminiContent>();
 
 class ContentsBuilder {
   readonly contents: GeminiContent[] = [];
-  readonly origins: number[][] = [];
+  readonly origins: (readonly number[])[] = [];
 
   push(content: GeminiContent, source: number | undefined): void {
     this.contents.push(content);
-    this.origins.push(source === undefined ? [] : [source]);
-  }
-
-  /** A user or model turn of these (kept) parts. */
-  pushTurn(role: "user" | "model", parts: GeminiPart[], source: number | undefined): void {
-    this.push(
-      turnOf.get(parts, role, () => ({ role, parts })),
-      source,
-    );
+    this.origins.push(singleIndex(source));
   }
 
   pushFunctionResponse(part: GeminiFunctionResponsePart, source: number | undefined): void {
@@ -201,30 +192,35 @@ class ContentsBuilder {
       role: "user",
       parts: [...last.parts, part],
     }));
-    const origin = this.origins[this.origins.length - 1];
-    if (source !== undefined) origin?.push(source);
+    const origin = this.origins[this.origins.length - 1] as readonly number[];
+    if (source !== undefined) this.origins[this.origins.length - 1] = [...origin, source];
   }
 }
 
 /*
  * What a message becomes, kept per message object and target model: every payload along a session meets the same
  * messages again (each leaf repeats its path; the stages before keep an unchanged message the same object), so its
- * parts are made, and their texts scanned and signatures checked, once. Parts are shared; never mutate them.
+ * turn is made, and its texts scanned and signatures checked, once; and an unchanged turn is the same object, whose
+ * token counts the counter finds again. None for a message without parts. Shared; never mutate them.
  */
-const madeUserParts = new PerObject<UserMessage, GeminiPart[]>();
-const madeModelParts = new PerObject<AssistantMessage, GeminiPart[]>(TARGETS_KEPT);
+const madeUserTurns = new PerObject<UserMessage, GeminiContent | undefined>();
+const madeModelTurns = new PerObject<AssistantMessage, GeminiContent | undefined>(TARGETS_KEPT);
 const madeResponses = new PerObject<ToolResultMessage, ReturnType<typeof functionResponse>>(TARGETS_KEPT);
+
+function turnOf(role: "user" | "model", parts: GeminiPart[]): GeminiContent | undefined {
+  return parts.length > 0 ? { role, parts } : undefined;
+}
 
 function addMessage(builder: ContentsBuilder, message: LlmMessage, source: number | undefined, model: ModelInfo): void {
   switch (message.role) {
     case "user": {
-      const parts = madeUserParts.get(message, undefined, () => userParts(message));
-      if (parts.length > 0) builder.pushTurn("user", parts, source);
+      const turn = madeUserTurns.get(message, undefined, () => turnOf("user", userParts(message)));
+      if (turn) builder.push(turn, source);
       return;
     }
     case "assistant": {
-      const parts = madeModelParts.get(message, model, () => modelParts(message, model));
-      if (parts.length > 0) builder.pushTurn("model", parts, source);
+      const turn = madeModelTurns.get(message, model, () => turnOf("model", modelParts(message, model)));
+      if (turn) builder.push(turn, source);
       return;
     }
     case "toolResult": {
