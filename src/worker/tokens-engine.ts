@@ -8,8 +8,7 @@ import { projectLeaf, type Projection } from "../core/project/project.ts";
 import type { Result } from "../core/result.ts";
 import type { ProjectionOptions } from "../core/project/project.ts";
 import type { EntryTree } from "../core/session/tree.ts";
-import { measuredReport, measuredTurns, summarize, turnErrors } from "../core/tokens/accuracy.ts";
-import type { AccuracyReport } from "../core/tokens/accuracy.ts";
+import { measuredReport, measuredTurns, summarize, turnErrors, type AccuracyReport } from "../core/tokens/accuracy.ts";
 import { TokenCountCache } from "../core/tokens/cache.ts";
 import { TokenCounter, type PieceCounts } from "../core/tokens/count.ts";
 import {

@@ -157,7 +157,7 @@ export function replySamples(tree: EntryTree, counter: TokenCounter): ReplySampl
 
 /**
  * At most this many of a session's recorded turns are measured for its "measured error", in the app and the CLI
- * alike: each turn projects and counts its own request, so all 20,858 turns of a 100 MB session took the CLI
+ * alike: each turn projects and counts its own request, so all 20,861 turns of a 100 MB session took the CLI
  * two and a half minutes.
  */
 export const MEASURED_TURNS = 120;
