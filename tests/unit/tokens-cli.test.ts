@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PROMPTS, toolLoopSession } from "./tokens-fixtures.ts";
+import { MEASURED_TURNS } from "../../src/core/tokens/accuracy.ts";
+import { longSession, PROMPTS, toolLoopSession } from "./tokens-fixtures.ts";
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "context-lens-tokens-"));
@@ -96,6 +97,17 @@ describe("tokens", () => {
     expect(other.total.kind).toBe("estimated");
     const given = JSON.parse((await cli(file, "--jsonl", "--leaf", "u2", "--system", join(dir, "system.txt"))).stdout);
     expect(given.total.kind).toBe("calibrated"); // a given system prompt is not what pi sent: no longer exact
+  });
+
+  it("measures the error on a spread of a long session's turns, and says so", async () => {
+    const long = join(dir, "long.jsonl");
+    writeFileSync(long, longSession(2 * MEASURED_TURNS + 7));
+    const record = JSON.parse((await cli(long, "--jsonl")).stdout);
+    expect(record.total.kind).toBe("calibrated");
+    expect(record.total.error).toMatchObject({ of: 2 * MEASURED_TURNS + 7 });
+    expect(record.total.error.turns).toBeLessThanOrEqual(MEASURED_TURNS);
+    const { stdout } = await cli(long);
+    expect(stdout).toMatch(/over \d+ of its 247 turns \(spread evenly\)\)/);
   });
 
   it("prints a table by default", async () => {
