@@ -167,7 +167,10 @@ function transformAssistant(
     const renamed: [string, string][] = [];
     return { message: transformContent(message, model, same, renamed, normalize, thinkingAsText), renamed };
   });
-  for (const [id, to] of made.renamed) idMap.set(id, to);
+  for (let k = 0; k < made.renamed.length; k += 1) {
+    const [id, to] = made.renamed[k] as readonly [string, string];
+    idMap.set(id, to);
+  }
   return made.message;
 }
 
