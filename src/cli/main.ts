@@ -68,6 +68,12 @@ async function main(argv: readonly string[]): Promise<number> {
   return run(models.rest, out);
 }
 
+// A reader that stops early (`| head`) closes our stdout: what it did not read is not wanted, so stop quietly.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") process.stderr.write(`error: cannot write the output: ${error.message}\n`);
+  process.exit(error.code === "EPIPE" ? 0 : 74);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

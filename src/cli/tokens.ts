@@ -12,7 +12,7 @@ import { err, ok, type Result } from "../core/result.ts";
 import { resolveEntryRef, type EntryTree } from "../core/session/tree.ts";
 import { sessionAccuracy, type ErrorStats } from "../core/tokens/accuracy.ts";
 import { TokenCounter } from "../core/tokens/count.ts";
-import { estimateTurns, type TurnEstimate } from "../core/tokens/estimate.ts";
+import { turnEstimates, type TurnEstimate } from "../core/tokens/estimate.ts";
 import { projectionTokens, type ProjectionTokens, type TokenFigure } from "../core/tokens/projection.ts";
 import { loadTokenizers } from "../tokens/load.ts";
 import { parse } from "./args.ts";
@@ -132,24 +132,40 @@ function printTable(tree: EntryTree, record: TokensRecord, out: Output): void {
   out.line(`  ${"total".padEnd(39)}${number(record.total.value).padStart(9)}  ${describe(record.total)}`);
 }
 
+let lastGaveWay = performance.now();
+
+/** Lets the event loop run now and then in a long loop, so a reader that went away (`| head`) is noticed. */
+async function giveWay(): Promise<void> {
+  if (performance.now() - lastGaveWay < 100) return;
+  await new Promise((resolve) => setImmediate(resolve));
+  lastGaveWay = performance.now();
+}
+
 async function turnsCommand(tree: EntryTree, jsonl: boolean, out: Output): Promise<number> {
   const counter = new TokenCounter(await loadTokenizers());
-  const estimates = estimateTurns(tree, counter);
+  // Each turn is printed as soon as it is estimated: all of a long session's take minutes.
+  const estimates = turnEstimates(tree, counter);
   if (jsonl) {
-    for (const estimate of estimates) out.line(JSON.stringify(turnRecord(estimate)));
+    for (const estimate of estimates) {
+      await giveWay();
+      out.line(JSON.stringify(turnRecord(estimate)));
+    }
     return 0;
   }
   out.line(
     `${"line".padStart(6)}  ${"entry".padEnd(10)}${"actual".padStart(9)}${"standalone".padStart(12)}${"error".padStart(8)}${"anchored".padStart(10)}${"error".padStart(8)}`,
   );
   const error = (e: number | null, actual: number) => (e === null ? "-" : percent((e - actual) / actual));
+  let printed = 0;
   for (const e of estimates) {
+    await giveWay();
     const r = turnRecord(e);
     out.line(
       `${String(r.line).padStart(6)}  ${(r.entry ?? "-").slice(0, 9).padEnd(10)}${number(r.actual).padStart(9)}${(r.standalone === null ? "-" : number(r.standalone)).padStart(12)}${error(r.standalone, r.actual).padStart(8)}${(r.anchored === null ? "-" : number(r.anchored)).padStart(10)}${error(r.anchored, r.actual).padStart(8)}`,
     );
+    printed += 1;
   }
-  if (estimates.length === 0) out.line("(no assistant turn of this session records the usage of a real request)");
+  if (printed === 0) out.line("(no assistant turn of this session records the usage of a real request)");
   return 0;
 }
 

@@ -55,6 +55,17 @@ describe("tokens --turns", () => {
     expect(stdout).toMatch(/\n\s+9\s+a4\s+7,100\s+[\d,]+\s+-?\d+\.\d\d%/);
   });
 
+  it("stops quietly when its reader goes away (piped into head)", async () => {
+    const long = join(dir, "long-turns.jsonl");
+    writeFileSync(long, longSession(2 * MEASURED_TURNS + 7));
+    const { stdout, stderr } = await run("bash", [
+      "-c",
+      `set -o pipefail; "${process.execPath}" --import tsx src/cli/main.ts tokens "${long}" --turns | head -2`,
+    ]);
+    expect(stdout.trim().split("\n")).toHaveLength(2);
+    expect(stderr).toBe("");
+  });
+
   it("refuses options that would not measure pi's own requests", async () => {
     const { code, stderr } = await cli(file, "--turns", "--block-images");
     expect(code).toBe(2);

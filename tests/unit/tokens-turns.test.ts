@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TokenCounter } from "../../src/core/tokens/count.ts";
-import { estimateTurns, turnFeatures } from "../../src/core/tokens/estimate.ts";
+import { estimateTurns, turnEstimates, turnFeatures } from "../../src/core/tokens/estimate.ts";
 import { FAMILY_COEFFICIENTS } from "../../src/core/tokens/family.ts";
 import { recordedTurns } from "../../src/core/tokens/turns.ts";
 import { assistant, header, session, user } from "../support/build.ts";
@@ -28,6 +28,16 @@ describe("estimateTurns", () => {
       expect(t.standalone).not.toBeNull();
       expect(t.anchored).not.toBeNull();
     }
+  });
+
+  it("gives each turn as soon as it is measured, before the later turns' requests are counted", () => {
+    const claude = recordingTokenizer("claude");
+    const turns = turnEstimates(ourSession(toolLoopSession()), new TokenCounter({ claude }));
+    expect(turns.next().value).toMatchObject({ actual: PROMPTS[0] });
+    const lastQuestion = "Thanks. Which fix matters most?";
+    expect(claude.seen.some((text) => text.includes(lastQuestion))).toBe(false);
+    expect([...turns].map((t) => t.actual)).toEqual(PROMPTS.slice(1));
+    expect(claude.seen.some((text) => text.includes(lastQuestion))).toBe(true);
   });
 
   it("never reads a turn's own usage or any later one", () => {

@@ -144,6 +144,30 @@ export function anchorPositions(features: Iterable<TurnFeatures>): number[] {
   return [...positions];
 }
 
+/** A session's recorded turns' features by position, each measured when first asked for. */
+function measuredByPosition(
+  tree: EntryTree,
+  counter: TokenCounter,
+  options: ProjectionOptions,
+): {
+  readonly byPosition: Map<number, TurnFeatures>;
+  readonly measure: (position: number) => TurnFeatures | undefined;
+} {
+  const recorded = sessionTurns(tree);
+  const byPosition = new Map<number, TurnFeatures>();
+  const measure = (position: number): TurnFeatures | undefined => {
+    const turn = recorded[position];
+    if (turn === undefined) return undefined;
+    let features = byPosition.get(position);
+    if (features === undefined) {
+      features = featuresOf(tree, counter, turn, turnRequest(tree, turn, options));
+      byPosition.set(position, features);
+    }
+    return features;
+  };
+  return { byPosition, measure };
+}
+
 /**
  * Features of some of a session's recorded turns (`positions` in its list), and by position of those and of
  * their anchors, which their estimates read: a spread of a long session's turns measures up to three turns each.
@@ -153,24 +177,31 @@ export function someTurnFeatures(
   counter: TokenCounter,
   positions: readonly number[],
 ): { readonly turns: TurnFeatures[]; readonly anchors: Map<number, TurnFeatures> } {
-  const recorded = sessionTurns(tree);
-  const anchors = new Map<number, TurnFeatures>();
-  const measure = (position: number): TurnFeatures | undefined => {
-    const turn = recorded[position];
-    if (turn === undefined) return undefined;
-    let features = anchors.get(position);
-    if (features === undefined) {
-      features = featuresOf(tree, counter, turn, turnRequest(tree, turn));
-      anchors.set(position, features);
-    }
-    return features;
-  };
+  const { byPosition, measure } = measuredByPosition(tree, counter, {});
   const turns = positions.flatMap((position) => measure(position) ?? []);
   for (const position of anchorPositions(turns)) measure(position);
-  return { turns, anchors };
+  return { turns, anchors: byPosition };
 }
 
-/** `tokens --turns`: every recorded turn of a session with its standalone and anchored estimates. */
+/**
+ * `tokens --turns`: every recorded turn of a session with its standalone and anchored estimates, each given as
+ * soon as it and its anchors are measured (every turn projects and counts its own request: all of a long
+ * session's take minutes, and the first are there at once).
+ */
+export function* turnEstimates(
+  tree: EntryTree,
+  counter: TokenCounter,
+  options: ProjectionOptions = {},
+): Generator<TurnEstimate, void, undefined> {
+  const { byPosition, measure } = measuredByPosition(tree, counter, options);
+  for (let position = 0; position < sessionTurns(tree).length; position += 1) {
+    const features = measure(position) as TurnFeatures;
+    for (const anchor of anchorPositions([features])) measure(anchor);
+    yield estimateFromFeatures([features], undefined, byPosition)[0] as TurnEstimate;
+  }
+}
+
+/** Every recorded turn of a session with its standalone and anchored estimates (`turnEstimates`, all at once). */
 export function estimateTurns(tree: EntryTree, counter: TokenCounter, options: ProjectionOptions = {}): TurnEstimate[] {
-  return estimateFromFeatures(turnFeatures(tree, counter, options));
+  return [...turnEstimates(tree, counter, options)];
 }
