@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { assistant, header, session, toolCall, user } from "../support/build.ts";
+import { longSession } from "../unit/tokens-fixtures.ts";
 
 const file = (name: string, text: string) => ({ name, mimeType: "application/json", buffer: Buffer.from(text) });
 
@@ -211,4 +212,19 @@ test("images reach the page as their type and size; copy and download write them
   ]);
   expect(download.suggestedFilename()).toBe("openai-gpt-5.1-codex-payload.json");
   expect(readFileSync((await download.path())!, "utf8")).toBe(copied);
+});
+
+test("the tokens panel says a long session's estimators were measured on a spread of its requests", async ({
+  page,
+}) => {
+  await page.getByLabel("Open session files").setInputFiles(file("long.jsonl", longSession(247)));
+  await page.getByRole("tab", { name: "Payload" }).click();
+  const tokens = page.getByRole("region", { name: "Tokens" });
+  await expect(tokens).toContainText(/calibrated|≈/);
+  await expect(tokens).toContainText(
+    /On a spread of this session's 247 recorded requests: stand-alone estimates off by/,
+    {
+      timeout: 30_000,
+    },
+  );
 });
