@@ -161,7 +161,6 @@ function functionResponse(
   return { part, imageTurn: { role: "user", parts: [{ text: TOOL_IMAGE_INTRO }, ...images] } };
 }
 
-/** Accumulates contents with their origins; function responses join a preceding function-response turn. */
 /*
  * A run of function responses made of the same parts is the same object (appended one part at a time to the run
  * before it), so the token counter, which remembers its counts per payload item, finds it again. Shared; never
@@ -170,6 +169,10 @@ function functionResponse(
 const responsesStarting = new PerObject<GeminiFunctionResponsePart, GeminiContent>();
 const responsesExtending = new PerObject<GeminiContent, GeminiContent>();
 
+/**
+ * Accumulates contents with their origins; function responses join a preceding function-response turn. An
+ * origin is the shared `singleIndex` array until a run grows, which gets a copy.
+ */
 class ContentsBuilder {
   readonly contents: GeminiContent[] = [];
   readonly origins: (readonly number[])[] = [];
