@@ -1,10 +1,11 @@
 /** What is prompt text in a payload item, and counting a projection with the content cache. */
 import { describe, expect, it } from "vitest";
 import { findModel } from "../../src/core/models/registry.ts";
-import { projectLeaf } from "../../src/core/project/project.ts";
+import { projectLeaf, type ProjectionOptions } from "../../src/core/project/project.ts";
 import { TokenCountCache } from "../../src/core/tokens/cache.ts";
 import { estimateContext } from "../../src/core/tokens/context.ts";
 import { countPayload, TokenCounter } from "../../src/core/tokens/count.ts";
+import { projectionTokens } from "../../src/core/tokens/projection.ts";
 import { itemPieces, systemPieces, toolsText } from "../../src/core/tokens/text.ts";
 import { assistant, header, session, thinking, toolCall, toolResult, user } from "../support/build.ts";
 import { ourSession } from "../support/ours.ts";
@@ -181,6 +182,32 @@ describe("counting a projection", () => {
     const p = projectLeaf(tree, tree.defaultLeaf!);
     if (!p.ok) throw new Error(p.error);
     expect(() => countPayload(p.value, new TokenCounter({}), ["claude"])).toThrow(/claude tokenizer is not loaded/);
+  });
+});
+
+describe("a calibrated total", () => {
+  // Recorded prompts far smaller than the messages (usage that is not a prompt size): a rule that cuts the tool
+  // results leaves out more tokens than the anchor recorded.
+  const tree = ourSession(toolLoopSession([40, 50, 60, 70]));
+  const counter = new TokenCounter({ claude: recordingTokenizer("claude") });
+  const total = (options: ProjectionOptions) => {
+    const projection = projectLeaf(tree, tree.defaultLeaf!, options);
+    if (!projection.ok) throw new Error(projection.error);
+    return projectionTokens(tree, projection.value, counter, { options }).total;
+  };
+
+  it("is anchored on the previous request when that holds what this one leaves out", () => {
+    expect(total({})).toMatchObject({ kind: "calibrated", basis: "anchored on the recorded request on line 9" });
+  });
+
+  it("is never below zero: the request is counted on its own when the anchor holds less than it leaves out", () => {
+    const cut = total({ truncateToolResults: 10 });
+    expect(cut.value).toBeGreaterThan(0);
+    expect(cut).toMatchObject({ kind: "estimated" });
+    expect(cut.basis).toBe(
+      "tokenizer; the recorded request on line 9 (70 tokens) holds less than this request is estimated to leave " +
+        "out of it, so it cannot anchor this estimate",
+    );
   });
 });
 

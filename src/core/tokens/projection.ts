@@ -156,6 +156,15 @@ function totalFigure(
       const inferredSystem = anchors.first.prompt - (requestTokens(tree, anchors.first, counter, family, false) ?? 0);
       value += context.system + context.tools - inferredSystem;
     }
+    // The anchor recorded fewer tokens than this request is estimated to leave out of it: the estimated difference
+    // is wrong by more than the anchor holds (usage that is not a prompt size, or rules that remove most of a path
+    // the tokenizers over-count), and a prompt has no fewer than zero tokens. Count this request on its own.
+    if (value < 0)
+      return standalone(
+        context,
+        `tokenizer; the recorded request on ${line(anchor)} (${anchor.prompt.toLocaleString("en")} tokens) holds ` +
+          "less than this request is estimated to leave out of it, so it cannot anchor this estimate",
+      );
     return {
       kind: "calibrated",
       value: Math.round(value),
