@@ -8,7 +8,7 @@
  */
 import { once } from "node:events";
 import { pathToFileURL } from "node:url";
-import { MessageFactory, SESSION_MODELS, type SessionModel } from "./session-messages.ts";
+import { MessageFactory, SESSION_MODELS, tokensOf, type SessionModel, type ToolCall } from "./session-messages.ts";
 import { Rng, TextPool } from "./random.ts";
 
 export interface GenerateOptions {
@@ -22,6 +22,8 @@ export interface GenerateOptions {
 }
 
 const BYTES_PER_ENTRY = 2500;
+/** Tokens of pi's system prompt and tool definitions, which every request starts with and the file does not hold. */
+const SYSTEM_TOKENS = 5200;
 const LEVELS = ["off", "minimal", "low", "medium", "high"];
 
 /** Fills in what the caller left out: ~2.5 kB per entry, and about one branch per 1,000 entries. */
@@ -37,6 +39,20 @@ export function generateOptions(given: Partial<GenerateOptions>): GenerateOption
 
 type Entry = Record<string, unknown>;
 
+/** About how many tokens an entry adds to the requests after it (a compaction is reckoned where it is written). */
+function contextTokens(type: string, fields: Entry): number {
+  switch (type) {
+    case "message":
+      return tokensOf((fields["message"] as Entry)["content"] ?? "") + tokensOf((fields["message"] as Entry)["output"]);
+    case "custom_message":
+      return tokensOf(fields["content"]);
+    case "branch_summary":
+      return tokensOf(fields["summary"]);
+    default:
+      return 0;
+  }
+}
+
 class SessionWriter {
   readonly rng: Rng;
   readonly factory: MessageFactory;
@@ -45,6 +61,11 @@ class SessionWriter {
   readonly #emitLine: (line: string) => void;
   /** Ids root → current leaf, and the path positions of its user messages and compactions. */
   path: string[] = [];
+  /** For each path position, about how many tokens of messages a request made there would send (see `tokensOf`). */
+  context: number[] = [];
+  /** The last request's prompt and model: the next request of the same model finds that much in the cache. */
+  lastPrompt = 0;
+  lastModel: SessionModel | undefined;
   userPositions: number[] = [];
   compactionPositions: number[] = [];
   written = 0;
@@ -90,6 +111,7 @@ class SessionWriter {
     const parentId = this.path.at(-1) ?? null;
     this.#write({ type, id, parentId, timestamp: new Date(this.tick()).toISOString(), ...fields });
     this.path.push(id);
+    this.context.push((this.context.at(-1) ?? 0) + contextTokens(type, fields));
     this.written += 1;
     this.#tuneScale();
     return id;
@@ -100,9 +122,19 @@ class SessionWriter {
     return this.append("message", { message });
   }
 
+  /** An assistant turn answering the request made at the current leaf, with that request's usage. */
+  assistant(calls: readonly ToolCall[]): Entry {
+    const prompt = SYSTEM_TOKENS + (this.context.at(-1) ?? 0);
+    const cached = this.lastModel === this.model && this.lastPrompt <= prompt ? this.lastPrompt : 0;
+    this.lastPrompt = prompt;
+    this.lastModel = this.model;
+    return this.factory.assistant(this.model, this.level, calls, this.tick(), prompt, cached);
+  }
+
   /** Moves the leaf back to path position `position` (pi's /tree navigation); later entries stay in the file. */
   rewind(position: number): void {
     this.path.length = position + 1;
+    this.context.length = position + 1;
     while ((this.userPositions.at(-1) ?? -1) > position) this.userPositions.pop();
     while ((this.compactionPositions.at(-1) ?? -1) > position) this.compactionPositions.pop();
   }
@@ -130,7 +162,7 @@ function writeTurn(w: SessionWriter): void {
   for (let step = 0; !w.done; step += 1) {
     const finalStep = step >= 12 || w.rng.chance(0.3);
     const calls = finalStep ? [] : w.factory.toolCalls(w.model, w.rng.chance(0.7) ? 1 : w.rng.int(2, 3), w.time);
-    const assistant = w.factory.assistant(w.model, w.level, calls, w.tick());
+    const assistant = w.assistant(calls);
     w.message(assistant);
     if (assistant["stopReason"] !== "toolUse") return;
     for (const call of calls) if (!w.done) w.message(w.factory.toolResult(call, w.tick()));
@@ -173,12 +205,11 @@ function writeCompaction(w: SessionWriter): boolean {
     modifiedFiles: ["src/core/session/lines.ts"],
   };
   w.compactionPositions.push(w.path.length);
-  w.append("compaction", {
-    summary: w.factory.text(3000, 0.5),
-    firstKeptEntryId: w.path[kept],
-    tokensBefore: w.rng.int(80000, 190000),
-    details,
-  });
+  const before = w.context.at(-1) ?? 0;
+  const summary = w.factory.text(3000, 0.5);
+  w.append("compaction", { summary, firstKeptEntryId: w.path[kept], tokensBefore: SYSTEM_TOKENS + before, details });
+  // From here on a request sends the summary and the kept entries, not what came before them.
+  w.context[w.context.length - 1] = tokensOf(summary) + before - (w.context[kept - 1] ?? 0);
   return true;
 }
 

@@ -75,8 +75,19 @@ export class MessageFactory {
     return { role: "user", content, timestamp };
   }
 
-  /** An assistant turn: thinking (unless the level is off), text, and `calls` tool calls. */
-  assistant(model: SessionModel, level: string, calls: readonly ToolCall[], timestamp: number): Block {
+  /**
+   * An assistant turn: thinking (unless the level is off), text, and `calls` tool calls. `prompt` is the size of
+   * the request that produced it, in tokens, and `cached` how much of it the previous request of the same model
+   * leaves in the provider's cache: its usage records both, as a provider reports them.
+   */
+  assistant(
+    model: SessionModel,
+    level: string,
+    calls: readonly ToolCall[],
+    timestamp: number,
+    prompt: number,
+    cached: number,
+  ): Block {
     const rng = this.#rng;
     const content: Block[] = [];
     if (level !== "off" && rng.chance(0.9)) content.push(this.#thinking(model));
@@ -89,7 +100,7 @@ export class MessageFactory {
       provider: model.provider,
       model: model.modelId,
     };
-    message["usage"] = this.#usage();
+    message["usage"] = this.#usage(prompt, cached, tokensOf(content));
     message["stopReason"] = calls.length > 0 ? "toolUse" : "stop";
     message["timestamp"] = timestamp;
     return this.#maybeFailed(message);
@@ -203,12 +214,11 @@ export class MessageFactory {
     }
   }
 
-  #usage(): Block {
-    const rng = this.#rng;
-    const input = rng.int(3, 4000);
-    const output = rng.int(20, 4000);
-    const cacheRead = rng.int(0, 150000);
-    const cacheWrite = rng.int(0, 8000);
+  /** Usage as pi-ai records it: the prompt split into cache reads, cache writes and a few uncached tokens. */
+  #usage(prompt: number, cached: number, output: number): Block {
+    const cacheRead = Math.min(cached, prompt);
+    const input = Math.min(prompt - cacheRead, this.#rng.int(3, 40));
+    const cacheWrite = prompt - cacheRead - input;
     const cost = {
       input: input * 3e-6,
       output: output * 15e-6,
@@ -228,4 +238,27 @@ export class MessageFactory {
       return { ...message, content: [], stopReason: "error", errorMessage: "529 overloaded_error: Overloaded" };
     return message;
   }
+}
+
+/** Characters per token of the generated text, roughly as Claude's and OpenAI's tokenizers read English prose. */
+const CHARS_PER_TOKEN = 4;
+/** What a provider charges for an image (pi-ai's flat Anthropic estimate). */
+const IMAGE_TOKENS = 1200;
+/** Fields that carry no prompt text: signatures, ids, and an image's data (priced per image instead). */
+const NOT_PROMPT_TEXT = new Set(["thinkingSignature", "textSignature", "thoughtSignature", "id", "data", "mimeType"]);
+
+/**
+ * About how many tokens a model reads of some message content: its texts at `CHARS_PER_TOKEN`, a fixed price per
+ * image, a few tokens of framing per block. Enough to make recorded usage grow with the context as a real
+ * session's does; the app's own estimate is what is measured against it.
+ */
+export function tokensOf(value: unknown): number {
+  if (typeof value === "string") return Math.ceil(value.length / CHARS_PER_TOKEN);
+  if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + tokensOf(v), 0);
+  if (typeof value !== "object" || value === null) return 0;
+  const block = value as Record<string, unknown>;
+  if (block["type"] === "image") return IMAGE_TOKENS;
+  let sum = 3;
+  for (const [key, v] of Object.entries(block)) if (!NOT_PROMPT_TEXT.has(key)) sum += tokensOf(v);
+  return sum;
 }

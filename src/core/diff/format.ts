@@ -7,6 +7,16 @@ export function formatTokens(value: number): string {
   return Math.round(value).toLocaleString("en-US");
 }
 
+/** 950, 64.2k, 1.4M, 5B: chart ticks, and the totals of a series that may add up to billions of tokens. */
+export function formatTokensShort(value: number): string {
+  const rounded = Math.round(Math.abs(value));
+  const sign = value < 0 && rounded > 0 ? MINUS : "";
+  if (rounded >= 999_950_000) return `${sign}${Math.round(rounded / 100_000_000) / 10}B`;
+  if (rounded >= 999_950) return `${sign}${Math.round(rounded / 100_000) / 10}M`;
+  if (rounded >= 1000) return `${sign}${Math.round(rounded / 100) / 10}k`;
+  return `${sign}${rounded}`;
+}
+
 /** +1,234 / −567 / ±0 */
 export function formatTokenDelta(value: number): string {
   const rounded = Math.round(value);
