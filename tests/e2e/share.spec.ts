@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { watchRequests } from "./support/requests.ts";
-import { header, image, modelChange, session, text, user } from "../support/build.ts";
+import { compaction, header, image, modelChange, session, text, user } from "../support/build.ts";
 
 const file = (name: string, body: string) => ({ name, mimeType: "application/json", buffer: Buffer.from(body) });
 const PNG =
@@ -204,6 +204,47 @@ test("damaged, newer and foreign snapshots, and a cut link, each get a clear mes
   await page.goto(`/#snapshot=${packed.slice(0, Math.floor(packed.length / 2))}`);
   await expect(alert()).toContainText("The link is damaged or incomplete");
   await expect(alert()).toContainText("ask for the snapshot file instead");
+});
+
+test("a compacted path's summarised entries are one row that lists them, a page at a time", async ({ page }) => {
+  await openApp(page);
+  // m1, u1…u1200, then a compaction keeping u1200, then one more prompt: 1,200 entries are summarised.
+  const prompts = Array.from({ length: 1200 }, (_, i) =>
+    user(`u${i + 1}`, i === 0 ? "m1" : `u${i}`, `Prompt ${i + 1}`),
+  );
+  const compacted = session(
+    header({ id: "compacted-one" }),
+    modelChange("m1", null, "anthropic", "claude-sonnet-4-5"),
+    ...prompts,
+    compaction("c1", "u1200", "u1200", "Twelve hundred prompts, summarised."),
+    user("last", "c1", "And now?"),
+  );
+  await page.getByLabel("Open session files").setInputFiles(file("compacted.jsonl", compacted));
+  await page.getByRole("tab", { name: "Payload" }).click();
+  await expect(page.getByRole("group", { name: "Projection summary" })).toContainText("anthropic/claude-sonnet-4-5");
+  await page.getByRole("button", { name: "Share…" }).click();
+  const saved = await download(page, () =>
+    shareDialog(page).getByRole("button", { name: "Download snapshot" }).click(),
+  );
+  await shareDialog(page).getByRole("button", { name: "Close" }).click();
+  await page.getByLabel("Open session files").setInputFiles(file(saved.name, saved.text));
+
+  const path = snapshotView(page).getByRole("region", { name: "Path: 1203 entries, root to leaf" });
+  const rows = path.getByRole("listitem");
+  await expect(rows).toHaveCount(4);
+  await expect(rows.first()).toContainText("line 2 … 1,200 entries to line 1201");
+  await expect(rows.first()).toContainText("summarised by the compaction on line 1203");
+  await expect(rows.nth(1)).toContainText("line 1202");
+
+  await rows.first().getByRole("button", { name: "List them" }).click();
+  await expect(rows).toHaveCount(500);
+  await expect(rows.nth(1)).toContainText("line 3");
+  await expect(path).toContainText("500 of 1,203 rows shown.");
+  await path.getByRole("button", { name: "Show 500 more" }).click();
+  await expect(rows).toHaveCount(1000);
+  await path.getByRole("button", { name: "Show 203 more" }).click();
+  await expect(rows).toHaveCount(1203);
+  await expect(path.getByRole("button", { name: /^Show/ })).toHaveCount(0);
 });
 
 test("axe finds no serious or critical problems in the share review or the snapshot view", async ({ page }) => {
