@@ -18,6 +18,7 @@ import type { PageTokenCount, SessionTokenAccuracy } from "./tokens-engine.ts";
 import type { Result } from "../core/result.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
 import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
+import type { SnapshotRead, SnapshotSource } from "../core/snapshot/read.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { ChangeRange, IndexedChange, PageComparison } from "./page-compare.ts";
 import type { CacheSeries } from "../core/diff/cache-series.ts";
@@ -76,6 +77,8 @@ export interface SessionClient {
    * wrong with the file, and the models in use stay as they were.
    */
   models(text: string | undefined): Promise<Result<ModelsInUse>>;
+  /** A snapshot, read and checked off the page's thread; an error says what the file or link holds instead. */
+  readSnapshot(source: SnapshotSource): Promise<Result<SnapshotRead>>;
   /** Resolves undefined when a newer request replaced this one. */
   ruleEffects(
     key: string,
@@ -312,6 +315,11 @@ export class ProtocolClient implements SessionClient {
 
   async models(text: string | undefined): Promise<Result<ModelsInUse>> {
     return (await this.#ask("models", (id) => ({ type: "models", requestId: id, text }), "a models request")).answer;
+  }
+
+  async readSnapshot(source: SnapshotSource): Promise<Result<SnapshotRead>> {
+    const make = (id: number) => ({ type: "readSnapshot", requestId: id, source }) as const;
+    return (await this.#ask("readSnapshot", make, "a snapshot")).answer;
   }
 
   async ruleEffects(

@@ -26,6 +26,7 @@ import type { Result } from "../core/result.ts";
 import { countForPage, TokensEngine, type TokenizerLoader } from "./tokens-engine.ts";
 import { changedRules, projectionOptions, type RuleSettings } from "../core/project/rules.ts";
 import { createSnapshotFor } from "../core/snapshot/create.ts";
+import { readSnapshot } from "../core/snapshot/read.ts";
 import { DEFAULT_CHOICES } from "../core/snapshot/export.ts";
 import { shareOutput, startShare, type Share } from "../core/snapshot/share.ts";
 import { cacheSeriesFor, compareSides, type CountSide } from "../core/diff/session.ts";
@@ -163,6 +164,10 @@ export class SessionEngine {
           if (read.ok) this.#useModels(read.value.models);
           const answer = read.ok ? ok({ custom: read.value.custom, overridden: read.value.overridden }) : read;
           return this.#post({ type: "models", requestId, answer });
+        }
+        case "readSnapshot": {
+          const answer = await readSnapshot(request.source);
+          return this.#post({ type: "readSnapshot", requestId: request.requestId, answer });
         }
         case "accuracy": {
           this.#tree(request.key);

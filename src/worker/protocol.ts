@@ -12,6 +12,7 @@ import type { Result } from "../core/result.ts";
 import type { ModelInfo } from "../core/llm/types.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
 import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
+import type { SnapshotRead, SnapshotSource } from "../core/snapshot/read.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { IndexedChange, PageComparison } from "./page-compare.ts";
 import type { CacheSeries, CacheTurn } from "../core/diff/cache-series.ts";
@@ -221,6 +222,15 @@ export type Request =
       readonly requestId: number;
       readonly key: string;
       readonly side: CompareSide;
+    }
+  | {
+      /**
+       * A snapshot read and checked here, not on the page's thread: a file that keeps its images is tens of MB of
+       * JSON, and a link may unpack to as much, which the page would be held parsing for seconds.
+       */
+      readonly type: "readSnapshot";
+      readonly requestId: number;
+      readonly source: SnapshotSource;
     };
 
 /**
@@ -250,6 +260,7 @@ export type Response =
   | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<PageComparison> }
   | { readonly type: "compareChanges"; readonly requestId: number; readonly changes: readonly IndexedChange[] }
   | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }
+  | { readonly type: "readSnapshot"; readonly requestId: number; readonly answer: Result<SnapshotRead> }
   | ({ readonly type: "seriesProgress"; readonly requestId: number } & SeriesProgress)
   | { readonly type: "models"; readonly requestId: number; readonly answer: Result<ModelsInUse> }
   | { readonly type: "done"; readonly requestId: number }

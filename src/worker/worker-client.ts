@@ -5,6 +5,7 @@
  * any newer request goes through. The files being read when it stopped are named and not read again: they may be
  * what stopped it. A worker that stops twice without ever answering is not started a third time.
  */
+import type { SnapshotSource } from "../core/snapshot/read.ts";
 import { ProtocolClient, WorkerStoppedError, type LoadHandle, type SessionClient } from "./client.ts";
 import type {
   LoadProgress,
@@ -303,6 +304,10 @@ export class WorkerSessionClient implements SessionClient {
     const answer = await (await this.#ready()).models(text);
     if (answer.ok) this.#modelsJson = text;
     return answer;
+  }
+
+  async readSnapshot(source: SnapshotSource) {
+    return (await this.#ready()).readSnapshot(source);
   }
 
   async payloadJson(key: string, leaf: number, settings: RuleSettings, model: string | undefined, item?: number) {

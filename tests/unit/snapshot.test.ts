@@ -470,4 +470,24 @@ describe("the worker seam", () => {
       error: "acme/rocket is not a model in pi-ai's registry (nor in a models.json in use)",
     });
   });
+
+  it("reads a snapshot file or link as the page would, and says what a file is when it is not one", async () => {
+    const client = createInProcessClient();
+    const snapshot = prepareExport(make());
+    const json = snapshotJson(snapshot);
+    const file = (text: string, name: string) => ({ file: new Blob([text]), name });
+    const read = { snapshot, summary: summarizeSnapshot(snapshot) };
+    expect(await client.readSnapshot(file(json, "story.snapshot.json"))).toEqual({ ok: true, value: read });
+    expect(await client.readSnapshot(file(STORY, "story.jsonl"))).toEqual(parseSnapshot(STORY, "story.jsonl"));
+    const unreadable = { text: () => Promise.reject(new Error("the file was moved")) } as unknown as Blob;
+    expect(await client.readSnapshot({ file: unreadable, name: "gone.json" })).toEqual({
+      ok: false,
+      error: "gone.json cannot be read (the file was moved).",
+    });
+    const link = await encodeSnapshotLink(snapshot);
+    expect(await client.readSnapshot({ link })).toEqual({ ok: true, value: read });
+    expect(await client.readSnapshot({ link: link.slice(0, -40) })).toEqual(
+      await decodeSnapshotLink(link.slice(0, -40), "The link"),
+    );
+  });
 });

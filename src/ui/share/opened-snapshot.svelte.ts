@@ -2,13 +2,16 @@
  * The snapshot the page shows instead of the sessions: opened from a file (dropped or picked) or from a link's
  * `#snapshot=…` fragment — or the message saying why it could not be opened.
  */
-import { looksLikeSnapshot, parseSnapshot } from "../../core/snapshot/parse.ts";
-import { decodeSnapshotLink, snapshotParam } from "../../core/snapshot/link.ts";
+import { looksLikeSnapshot } from "../../core/snapshot/parse.ts";
+import { snapshotParam } from "../../core/snapshot/link.ts";
+import { readSnapshot, type SnapshotRead, type SnapshotSource } from "../../core/snapshot/read.ts";
+import type { Result } from "../../core/result.ts";
 import type { Snapshot } from "../../core/snapshot/schema.ts";
+import type { SnapshotSummary } from "../../core/snapshot/summary.ts";
 import type { PickedFile } from "../files/drop.ts";
 
 export type OpenedSnapshot =
-  | { readonly ok: true; readonly snapshot: Snapshot; readonly source: string }
+  | { readonly ok: true; readonly snapshot: Snapshot; readonly summary: SnapshotSummary; readonly source: string }
   | { readonly ok: false; readonly error: string; readonly source: string };
 
 /** How much of a file is read to decide whether it is a snapshot rather than a session. */
@@ -33,32 +36,35 @@ export async function splitSnapshotFiles(
 
 export const isSnapshotLink = (hash: string): boolean => snapshotParam(hash) !== undefined;
 
+/** Reads and checks a snapshot (the session worker's `readSnapshot`). */
+export type ReadSnapshot = (source: SnapshotSource) => Promise<Result<SnapshotRead>>;
+
 export class SnapshotViewer {
   current: OpenedSnapshot | undefined = $state.raw(undefined);
   opening = $state(false);
+  readonly #read: ReadSnapshot;
+
+  /**
+   * `read` reads off the page's thread (a snapshot that keeps its images is tens of MB of JSON); when it cannot
+   * answer (no worker runs), the snapshot is read here, as it always can be.
+   */
+  constructor(read: ReadSnapshot = readSnapshot) {
+    this.#read = read;
+  }
 
   async openFile(picked: PickedFile): Promise<void> {
-    this.opening = true;
-    try {
-      const parsed = parseSnapshot(await picked.file.text(), picked.name);
-      this.current = parsed.ok
-        ? { ok: true, snapshot: parsed.value, source: picked.name }
-        : { ok: false, error: parsed.error, source: picked.name };
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      this.current = { ok: false, error: `${picked.name} cannot be read (${why}).`, source: picked.name };
-    } finally {
-      this.opening = false;
-    }
+    await this.#open({ file: picked.file, name: picked.name }, picked.name);
   }
 
   async openLink(hash: string): Promise<void> {
+    await this.#open({ link: hash }, "a shared link");
+  }
+
+  async #open(from: SnapshotSource, source: string): Promise<void> {
     this.opening = true;
     try {
-      const decoded = await decodeSnapshotLink(hash, "The link");
-      this.current = decoded.ok
-        ? { ok: true, snapshot: decoded.value, source: "a shared link" }
-        : { ok: false, error: decoded.error, source: "a shared link" };
+      const read = await this.#read(from).catch(() => readSnapshot(from));
+      this.current = read.ok ? { ok: true, ...read.value, source } : { ok: false, error: read.error, source };
     } finally {
       this.opening = false;
     }
