@@ -236,7 +236,7 @@ test("a compacted path's summarised entries are one row that lists them, a page 
   await expect(rows.first()).toContainText("summarised by the compaction on line 1203");
   await expect(rows.nth(1)).toContainText("line 1202");
 
-  await rows.first().getByRole("button", { name: "List them" }).click();
+  await rows.first().getByRole("button", { name: "List all 1,200" }).click();
   await expect(rows).toHaveCount(500);
   await expect(rows.nth(1)).toContainText("line 3");
   await expect(path).toContainText("500 of 1,203 rows shown.");
