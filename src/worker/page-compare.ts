@@ -4,11 +4,56 @@
  * session differ in 40,000 changes, which in one message took the page 130 ms to read and as long again to collect.
  */
 import type { Comparison, ItemChange } from "../core/diff/compare.ts";
+import type { DiffPart, TextDiff } from "../core/diff/text-diff.ts";
+
+/** A run of a text diff as the page draws it: a long run keeps its two ends, and says how much is left out. */
+export interface PageDiffRun {
+  readonly op: DiffPart["op"];
+  readonly head: string;
+  /** Characters left out between `head` and `tail`. */
+  readonly skipped: number;
+  readonly tail: string;
+}
+
+export interface PageTextDiff extends Omit<TextDiff, "parts"> {
+  readonly runs: readonly PageDiffRun[];
+}
+
+export interface PageItemChange extends Omit<ItemChange, "textDiff"> {
+  readonly textDiff?: PageTextDiff;
+}
 
 /** A change, with its position in the comparison's whole list (which names it while the list is read in parts). */
 export interface IndexedChange {
   readonly index: number;
-  readonly change: ItemChange;
+  readonly change: PageItemChange;
+}
+
+/**
+ * Characters kept at each end of a long run: unchanged text is context, removed and added text is the change. A
+ * tool result truncated by a rule is tens of MB removed, which drawn whole held the page for 17 seconds.
+ */
+const KEEP: Readonly<Record<DiffPart["op"], number>> = { same: 160, removed: 1000, added: 1000 };
+
+/** `text` cut at `at`, moved back one so as not to split a surrogate pair. */
+const cutAt = (text: string, at: number): number =>
+  at > 0 && at < text.length && (text.charCodeAt(at - 1) & 0xfc00) === 0xd800 ? at - 1 : at;
+
+function pageRun({ op, text }: DiffPart): PageDiffRun {
+  const keep = KEEP[op];
+  if (text.length <= 2 * keep + 40) return { op, head: text, skipped: 0, tail: "" };
+  const headEnd = cutAt(text, keep);
+  const tailStart = cutAt(text, text.length - keep);
+  return { op, head: text.slice(0, headEnd), skipped: tailStart - headEnd, tail: text.slice(tailStart) };
+}
+
+/** A text diff as the page draws it (its figures count every character, drawn or not). */
+export function pageTextDiff({ parts, ...figures }: TextDiff): PageTextDiff {
+  return { ...figures, runs: parts.map(pageRun) };
+}
+
+function pageChange({ textDiff, ...change }: ItemChange): PageItemChange {
+  return textDiff ? { ...change, textDiff: pageTextDiff(textDiff) } : change;
 }
 
 export interface PageComparison extends Omit<Comparison, "changes"> {
@@ -33,7 +78,7 @@ export function changesOf(comparison: Comparison, { unchanged, start, end }: Cha
   for (let index = 0; index < comparison.changes.length && position < end; index += 1) {
     const change = comparison.changes[index] as ItemChange;
     if (!unchanged && change.kind === "unchanged") continue;
-    if (position >= start) out.push({ index, change });
+    if (position >= start) out.push({ index, change: pageChange(change) });
     position += 1;
   }
   return out;

@@ -167,6 +167,34 @@ test("a long comparison is drawn 500 changes at a time, more on asking", async (
   await expect(chart.getByRole("button", { name: /more of 701 requests/ })).toHaveCount(0);
 });
 
+test("a text diff of a tool result cut by a rule shows the two ends of what was cut, and how much", async ({
+  page,
+}) => {
+  const log = Array.from({ length: 20_000 }, (_, i) => `${i + 1}: request served in ${(i * 7) % 900} ms `).join("\n");
+  const text = session(
+    header({ id: "big-log" }),
+    user("u1", null, "Read the server log"),
+    assistant("a1", "u1", [toolCall("call_1", "read", { path: "server.log" })]),
+    toolResult("r1", "a1", "call_1", [{ type: "text", text: log }]),
+    assistant("a2", "r1", "The server is fast."),
+  );
+  await page
+    .getByLabel("Open session files")
+    .setInputFiles({ name: "big-log.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(text) });
+  await expect(summary(page)).toContainText("Lean · line 5");
+  const row = changes(page).getByRole("listitem").filter({ hasText: "tool result of read on line 4: truncated" });
+  await row.getByRole("button", { name: "Text diff" }).click();
+  const removed = row.locator("del");
+  await expect(removed).toContainText(/\[… [\d,]+ more characters removed …\]/);
+  const number = (s: string) => Number(s.replace(/\D/g, ""));
+  const removedChars = number((await row.getByText(/characters removed, /).innerText()).split(" characters")[0]!);
+  expect(removedChars).toBeGreaterThan(log.length / 2);
+  // Drawn: the first and last thousand characters of the removed run, not the hundreds of thousands between.
+  expect(number(await row.locator("del .skipped").innerText())).toBe(removedChars - 2000);
+  expect((await removed.innerText()).length).toBeLessThan(2_100);
+  await expect(removed).toContainText("20000: request served in");
+});
+
 test("a long session's cache chart is drawn as its requests are measured", async ({ page }) => {
   // 1,201 requests on a path without compaction: each is projected and counted whole, which takes the worker seconds.
   await openReadingLogs(page, "many-requests", 1200);

@@ -8,7 +8,8 @@ import { createInProcessClient } from "../../src/worker/in-process.ts";
 import type { SeriesProgress } from "../../src/worker/protocol.ts";
 import { seriesOf } from "../../src/core/diff/series-totals.ts";
 import { compareSides } from "../../src/core/diff/session.ts";
-import { changeCount, FIRST_CHANGES } from "../../src/worker/page-compare.ts";
+import { diffText } from "../../src/core/diff/text-diff.ts";
+import { changeCount, FIRST_CHANGES, pageTextDiff } from "../../src/worker/page-compare.ts";
 import { ourSession } from "../support/ours.ts";
 import { assistant, header, session, toolCall, toolResult, user } from "../support/build.ts";
 
@@ -19,6 +20,37 @@ async function client() {
   const summary = await sessions.load("s1", new Blob([SAMPLE]), "sample.jsonl", () => undefined).done;
   return { sessions, leaf: summary.defaultLeaf! };
 }
+
+describe("pageTextDiff", () => {
+  it("keeps the ends of long runs and says how much it left out; the figures count every character", () => {
+    const kept = "kept line\n".repeat(100);
+    const gone = "0123456789".repeat(100_000);
+    const diff = diffText(`${kept}${gone}`, `${kept}[cut]`);
+    const page = pageTextDiff(diff);
+    expect(page).toMatchObject({ removedChars: diff.removedChars, addedChars: diff.addedChars, exact: diff.exact });
+    const [same, removed, added] = page.runs;
+    expect(same).toEqual({ op: "same", head: kept.slice(0, 160), skipped: kept.length - 320, tail: kept.slice(-160) });
+    expect(removed).toMatchObject({ op: "removed", skipped: diff.removedChars - 2000 });
+    expect(removed!.head.length + removed!.skipped + removed!.tail.length).toBe(diff.removedChars);
+    expect(added).toEqual({ op: "added", head: "[cut]", skipped: 0, tail: "" });
+  });
+
+  it("never cuts a surrogate pair in two", () => {
+    const emoji = `a${"😀".repeat(2000)}`; // a pair across character 1,000
+    const { runs } = pageTextDiff({
+      unit: "line",
+      parts: [{ op: "removed", text: emoji }],
+      exact: true,
+      addedChars: 0,
+      removedChars: 4000,
+    });
+    const run = runs[0]!;
+    expect(run.head.length).toBe(999);
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    expect(lone.test(run.head) || lone.test(run.tail)).toBe(false);
+    expect(run.head.length + run.skipped + run.tail.length).toBe(4001);
+  });
+});
 
 describe("compare and cacheSeries requests", () => {
   it("compares two presets with token counts, and the JSON diff only when asked", async () => {
