@@ -61,6 +61,8 @@ export interface SessionClient {
     model: string | undefined,
     item: number | undefined,
   ): Promise<string>;
+  /** The whole request body as a JSON file (`payloadJson` of the body, made into a Blob in the worker). */
+  payloadFile(key: string, leaf: number, settings: RuleSettings, model: string | undefined): Promise<Blob>;
   /** Items `[start, end)` of the projection's main list as the page holds them (a long list's answer has the first). */
   payloadItems(
     key: string,
@@ -292,6 +294,11 @@ export class ProtocolClient implements SessionClient {
   ): Promise<string> {
     const make = (id: number) => ({ type: "payloadJson", requestId: id, key, leaf, settings, model, item }) as const;
     return (await this.#ask("payloadJson", make, "a payload JSON request")).json;
+  }
+
+  async payloadFile(key: string, leaf: number, settings: RuleSettings, model: string | undefined): Promise<Blob> {
+    const make = (id: number) => ({ type: "payloadFile", requestId: id, key, leaf, settings, model }) as const;
+    return (await this.#ask("payloadFile", make, "a payload file request")).file;
   }
 
   /** Items of the projection's main list as the page holds them (see the "payloadItems" request). */

@@ -140,6 +140,12 @@ export class SessionEngine {
           const json = payloadJson(projected.value.payload, request.item);
           return this.#post({ type: "payloadJson", requestId: request.requestId, json });
         }
+        case "payloadFile": {
+          const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
+          if (!projected.ok) throw new Error(`There is no payload here: ${projected.error}.`);
+          const file = new Blob([payloadJson(projected.value.payload, undefined)], { type: "application/json" });
+          return this.#post({ type: "payloadFile", requestId: request.requestId, file });
+        }
         case "payloadItems": {
           const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
           if (!projected.ok) throw new Error(`There is no payload here: ${projected.error}.`);

@@ -164,6 +164,18 @@ export type Request =
     }
   | {
       /**
+       * The whole request body as a JSON file, made here: a Blob of a long path's body (tens of MB) took the page's
+       * thread most of a second to make from the text.
+       */
+      readonly type: "payloadFile";
+      readonly requestId: number;
+      readonly key: string;
+      readonly leaf: number;
+      readonly settings: RuleSettings;
+      readonly model: string | undefined;
+    }
+  | {
+      /**
        * Items `[start, end)` of the projection's main list as the page holds them (see worker/page-payload.ts): a
        * long list's answer carries only its first items, and the payload view reads the rest as they come into view.
        */
@@ -254,6 +266,7 @@ export type Response =
   | { readonly type: "tokens"; readonly requestId: number; readonly result: PageTokenCount }
   | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }
   | { readonly type: "payloadJson"; readonly requestId: number; readonly json: string }
+  | { readonly type: "payloadFile"; readonly requestId: number; readonly file: Blob }
   | { readonly type: "payloadItems"; readonly requestId: number; readonly items: readonly unknown[] }
   | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<ShareStart> }
   | { readonly type: "shareOutput"; readonly requestId: number; readonly answer: Result<ShareOutput> }

@@ -310,6 +310,10 @@ export class WorkerSessionClient implements SessionClient {
     return (await this.#ready()).readSnapshot(source);
   }
 
+  async payloadFile(key: string, leaf: number, settings: RuleSettings, model: string | undefined) {
+    return (await this.#ready()).payloadFile(key, leaf, settings, model);
+  }
+
   async payloadJson(key: string, leaf: number, settings: RuleSettings, model: string | undefined, item?: number) {
     return (await this.#ready()).payloadJson(key, leaf, settings, model, item);
   }

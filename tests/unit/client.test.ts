@@ -98,6 +98,18 @@ describe("SessionClient (in-process twin)", () => {
     const client = createInProcessClient();
     await expect(client.entry("nope", 0)).rejects.toThrow("Session nope is not loaded.");
   });
+
+  it("makes the payload's file in the worker: the JSON the copy gets, as a JSON Blob", async () => {
+    const client = createInProcessClient();
+    const summary = await client.load("s1", blob(VARIANTS["branches"]!), "branches.jsonl", () => undefined).done;
+    const leaf = summary.defaultLeaf!;
+    const file = await client.payloadFile("s1", leaf, PI_DEFAULTS, undefined);
+    expect(file.type).toBe("application/json");
+    expect(await file.text()).toBe(await client.payloadJson("s1", leaf, PI_DEFAULTS, undefined, undefined));
+    await expect(client.payloadFile("s1", leaf, PI_DEFAULTS, "acme/rocket")).rejects.toThrow(
+      "There is no payload here: acme/rocket is not a model",
+    );
+  });
 });
 
 describe("a long payload list", () => {

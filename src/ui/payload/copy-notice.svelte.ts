@@ -20,10 +20,10 @@ export class CopyNotice {
     }
   }
 
-  /** Saves `getText()` with `save`, or says why it could not. */
-  async save(getText: () => string | Promise<string>, save: (text: string) => void, what: string): Promise<void> {
+  /** Saves what `get()` gives (a text, a file) with `save`, or says why it could not. */
+  async save<T>(get: () => T | Promise<T>, save: (value: T) => void, what: string): Promise<void> {
     try {
-      save(await getText());
+      save(await get());
     } catch (error) {
       this.#show(`Could not save ${what}: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -179,6 +179,13 @@ export class ProjectionState {
     return this.#client.payloadJson(shown.key, shown.leaf, shown.settings, shown.model, item);
   }
 
+  /** The shown payload as a JSON file, made by the worker (as `payloadJson()`, without the page making the Blob). */
+  payloadFile(): Promise<Blob> {
+    const shown = this.#answered;
+    if (!shown || !this.answer?.ok) return Promise.reject(new Error("There is no payload to save."));
+    return this.#client.payloadFile(shown.key, shown.leaf, shown.settings, shown.model);
+  }
+
   /** Items `[start, end)` of the shown payload's main list as the view holds them (a long list comes in part). */
   payloadItems(start: number, end: number): Promise<readonly unknown[]> {
     const shown = this.#answered;
