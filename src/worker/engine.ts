@@ -34,7 +34,7 @@ import type { CacheTurn } from "../core/diff/cache-series.ts";
 import { err, ok } from "../core/result.ts";
 import { readModelsJson } from "../core/models/models-json.ts";
 import { builtInModels, useModels } from "../core/models/registry.ts";
-import type { ModelInfo } from "../core/llm/types.ts";
+import type { ModelInfo, PayloadResult } from "../core/llm/types.ts";
 
 /** A cache series says how far it is (with the turns measured since) at most this often. */
 const SERIES_PROGRESS_MS = 250;
@@ -135,21 +135,15 @@ export class SessionEngine {
           return this.#post({ type: "project", requestId: request.requestId, answer });
         }
         case "payloadJson": {
-          const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
-          if (!projected.ok) throw new Error(`There is no payload here: ${projected.error}.`);
-          const json = payloadJson(projected.value.payload, request.item);
+          const json = payloadJson(this.#payload(request), request.item);
           return this.#post({ type: "payloadJson", requestId: request.requestId, json });
         }
         case "payloadFile": {
-          const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
-          if (!projected.ok) throw new Error(`There is no payload here: ${projected.error}.`);
-          const file = new Blob([payloadJson(projected.value.payload, undefined)], { type: "application/json" });
+          const file = new Blob([payloadJson(this.#payload(request), undefined)], { type: "application/json" });
           return this.#post({ type: "payloadFile", requestId: request.requestId, file });
         }
         case "payloadItems": {
-          const projected = this.#projected(request.key, request.leaf, request.settings, request.model);
-          if (!projected.ok) throw new Error(`There is no payload here: ${projected.error}.`);
-          const items = pageItemsOf(projected.value.payload, request.start, request.end);
+          const items = pageItemsOf(this.#payload(request), request.start, request.end);
           return this.#post({ type: "payloadItems", requestId: request.requestId, items });
         }
         case "ruleEffects": {
@@ -329,6 +323,13 @@ export class SessionEngine {
   }
 
   /** The projection for these arguments, made once for the view, its tokens and its rule effects. */
+  /** The payload of the projection a payload request names; throws (an error answer) when there is none. */
+  #payload(named: { key: string; leaf: number; settings: RuleSettings; model: string | undefined }): PayloadResult {
+    const projected = this.#projected(named.key, named.leaf, named.settings, named.model);
+    if (!projected.ok) throw new Error(`There is no payload here: ${projected.error}.`);
+    return projected.value.payload;
+  }
+
   #projected(key: string, leaf: number, settings: RuleSettings, model: string | undefined): Result<Projection> {
     const signature = JSON.stringify([key, leaf, model ?? null, settings]);
     if (this.#last?.signature === signature) return this.#last.result;
