@@ -63,6 +63,8 @@ export interface SessionClient {
   ): Promise<string>;
   /** The whole request body as a JSON file (`payloadJson` of the body, made into a Blob in the worker). */
   payloadFile(key: string, leaf: number, settings: RuleSettings, model: string | undefined): Promise<Blob>;
+  /** A value the page holds as a pretty JSON file (`JSON.stringify(value, null, 2)`), made in the worker. */
+  jsonFile(value: unknown): Promise<Blob>;
   /** Items `[start, end)` of the projection's main list as the page holds them (a long list's answer has the first). */
   payloadItems(
     key: string,
@@ -299,6 +301,11 @@ export class ProtocolClient implements SessionClient {
   async payloadFile(key: string, leaf: number, settings: RuleSettings, model: string | undefined): Promise<Blob> {
     const make = (id: number) => ({ type: "payloadFile", requestId: id, key, leaf, settings, model }) as const;
     return (await this.#ask("payloadFile", make, "a payload file request")).file;
+  }
+
+  async jsonFile(value: unknown): Promise<Blob> {
+    return (await this.#ask("jsonFile", (id) => ({ type: "jsonFile", requestId: id, value }), "a JSON file request"))
+      .file;
   }
 
   /** Items of the projection's main list as the page holds them (see the "payloadItems" request). */

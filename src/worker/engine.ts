@@ -142,6 +142,10 @@ export class SessionEngine {
           const file = new Blob([payloadJson(this.#payload(request), undefined)], { type: "application/json" });
           return this.#post({ type: "payloadFile", requestId: request.requestId, file });
         }
+        case "jsonFile": {
+          const file = new Blob([JSON.stringify(request.value, null, 2)], { type: "application/json" });
+          return this.#post({ type: "jsonFile", requestId: request.requestId, file });
+        }
         case "payloadItems": {
           const items = pageItemsOf(this.#payload(request), request.start, request.end);
           return this.#post({ type: "payloadItems", requestId: request.requestId, items });

@@ -176,6 +176,15 @@ export type Request =
     }
   | {
       /**
+       * A value the page holds (a snapshot's request body) as a pretty JSON file, made here: tens of MB of JSON and
+       * the Blob of it held the page's thread for a second.
+       */
+      readonly type: "jsonFile";
+      readonly requestId: number;
+      readonly value: unknown;
+    }
+  | {
+      /**
        * Items `[start, end)` of the projection's main list as the page holds them (see worker/page-payload.ts): a
        * long list's answer carries only its first items, and the payload view reads the rest as they come into view.
        */
@@ -267,6 +276,7 @@ export type Response =
   | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }
   | { readonly type: "payloadJson"; readonly requestId: number; readonly json: string }
   | { readonly type: "payloadFile"; readonly requestId: number; readonly file: Blob }
+  | { readonly type: "jsonFile"; readonly requestId: number; readonly file: Blob }
   | { readonly type: "payloadItems"; readonly requestId: number; readonly items: readonly unknown[] }
   | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<ShareStart> }
   | { readonly type: "shareOutput"; readonly requestId: number; readonly answer: Result<ShareOutput> }

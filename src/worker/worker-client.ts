@@ -310,6 +310,10 @@ export class WorkerSessionClient implements SessionClient {
     return (await this.#ready()).readSnapshot(source);
   }
 
+  async jsonFile(value: unknown) {
+    return (await this.#ready()).jsonFile(value);
+  }
+
   async payloadFile(key: string, leaf: number, settings: RuleSettings, model: string | undefined) {
     return (await this.#ready()).payloadFile(key, leaf, settings, model);
   }

@@ -9,6 +9,7 @@ import type { Result } from "../../core/result.ts";
 import type { Snapshot } from "../../core/snapshot/schema.ts";
 import type { SnapshotSummary } from "../../core/snapshot/summary.ts";
 import type { PickedFile } from "../files/drop.ts";
+import { payloadJson } from "../payload/export.ts";
 
 export type OpenedSnapshot =
   | { readonly ok: true; readonly snapshot: Snapshot; readonly summary: SnapshotSummary; readonly source: string }
@@ -38,18 +39,34 @@ export const isSnapshotLink = (hash: string): boolean => snapshotParam(hash) !==
 
 /** Reads and checks a snapshot (the session worker's `readSnapshot`). */
 export type ReadSnapshot = (source: SnapshotSource) => Promise<Result<SnapshotRead>>;
+/** Writes a value as a pretty JSON file (the session worker's `jsonFile`). */
+export type JsonFile = (value: unknown) => Promise<Blob>;
+
+/** A pretty JSON file made on the page's own thread. */
+const jsonFileHere: JsonFile = async (value) => new Blob([payloadJson(value)], { type: "application/json" });
 
 export class SnapshotViewer {
   current: OpenedSnapshot | undefined = $state.raw(undefined);
   opening = $state(false);
   readonly #read: ReadSnapshot;
+  readonly #jsonFile: JsonFile;
 
   /**
-   * `read` reads off the page's thread (a snapshot that keeps its images is tens of MB of JSON); when it cannot
-   * answer (no worker runs), the snapshot is read here, as it always can be.
+   * `read` reads off the page's thread (a snapshot that keeps its images is tens of MB of JSON), and `jsonFile`
+   * writes its payload there for a download; when they cannot answer (no worker runs), the work is done here, as
+   * it always can be.
    */
-  constructor(read: ReadSnapshot = readSnapshot) {
+  constructor(read: ReadSnapshot = readSnapshot, jsonFile: JsonFile = jsonFileHere) {
     this.#read = read;
+    this.#jsonFile = jsonFile;
+  }
+
+  /** The shown snapshot's request body as a JSON file (`JSON.stringify(body, null, 2)`), for its Download. */
+  payloadFile(): Promise<Blob> {
+    const current = this.current;
+    if (!current?.ok) return Promise.reject(new Error("there is no snapshot open"));
+    const body = current.snapshot.payload.body;
+    return this.#jsonFile(body).catch(() => jsonFileHere(body));
   }
 
   async openFile(picked: PickedFile): Promise<void> {
