@@ -114,8 +114,12 @@ export type Request =
       readonly leaf: number | undefined;
     }
   | {
-      /** The payload, fates and findings at this leaf under these rules; model undefined = the session's. */
-      readonly type: "project" | "ruleEffects" | "tokens";
+      /**
+       * The payload, fates and findings at this leaf under these rules; model undefined = the session's. Or what
+       * depends on them: each rule's effect, the token count, and ("payloadFile") the whole request body as a JSON
+       * file, made here (a Blob of a long path's body, tens of MB, took the page's thread most of a second to make).
+       */
+      readonly type: "project" | "ruleEffects" | "tokens" | "payloadFile";
       readonly requestId: number;
       readonly key: string;
       readonly leaf: number;
@@ -161,18 +165,6 @@ export type Request =
       readonly settings: RuleSettings;
       readonly model: string | undefined;
       readonly item: number | undefined;
-    }
-  | {
-      /**
-       * The whole request body as a JSON file, made here: a Blob of a long path's body (tens of MB) took the page's
-       * thread most of a second to make from the text.
-       */
-      readonly type: "payloadFile";
-      readonly requestId: number;
-      readonly key: string;
-      readonly leaf: number;
-      readonly settings: RuleSettings;
-      readonly model: string | undefined;
     }
   | {
       /**
