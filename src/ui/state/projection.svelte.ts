@@ -37,7 +37,11 @@ export class ProjectionState {
    */
   tokensFor: ProjectionAnswer | undefined = $state.raw(undefined);
   tokensError: string | undefined = $state(undefined);
-  /** How well the estimators did on this session's recorded requests, measured once per session. */
+  /**
+   * How well the estimators did on the shown session's recorded requests, measured once per session. Never another
+   * session's: it goes when `tokens` of another session come, and a measurement that lands after the person moved
+   * on is dropped.
+   */
   accuracy: SessionTokenAccuracy | undefined = $state.raw(undefined);
   /** Entries behind the payload item the person points at, highlighted in the tree. */
   pointed: readonly number[] | undefined = $state.raw(undefined);
@@ -53,6 +57,7 @@ export class ProjectionState {
   #target: { key: string; leaf: number } | undefined;
   /** What the shown answer is the projection of. */
   #answered: { key: string; leaf: number; settings: RuleSettings; model: string | undefined } | undefined;
+  /** The session whose accuracy is being measured or shown. */
   #accuracyKey: string | undefined;
   /** The payload view's folds, focus and scroll per session, most recently shown last. Read only by `refresh`. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
@@ -220,6 +225,8 @@ export class ProjectionState {
         return;
       }
       await this.#count(target, settings, model);
+      // A leaf or session chosen meanwhile measures and asks for its own; this one would overwrite them.
+      if (this.#target !== target) return;
       if (this.#accuracyKey !== target.key) void this.#measure(target.key);
       const effects = await this.#client.ruleEffects(target.key, target.leaf, settings, model);
       if (effects !== undefined) this.effects = effects;
@@ -234,6 +241,7 @@ export class ProjectionState {
     try {
       const tokens = await this.#client.tokens(target.key, target.leaf, settings, model);
       if (tokens === undefined) return;
+      if (this.#accuracyKey !== target.key) this.accuracy = undefined;
       this.tokens = tokens;
       this.tokensFor = answer;
       this.tokensError = undefined;
@@ -249,7 +257,7 @@ export class ProjectionState {
     this.accuracy = undefined;
     try {
       const accuracy = await this.#client.accuracy(key);
-      if (this.#accuracyKey !== key) return;
+      if (this.#accuracyKey !== key || this.#target?.key !== key) return;
       this.accuracy = accuracy;
       const target = this.#target;
       if (target?.key === key) await this.#count(target, this.settings, this.model);
