@@ -1,15 +1,15 @@
 /** The CLI as a person (or a script) uses it: real files, real process, stdout/stderr and exit codes. */
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp.ts";
 import { VARIANTS, NOT_SESSIONS } from "../fixtures/variants.ts";
 import { assistant, header, session, user } from "../support/build.ts";
 
 const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), "context-lens-cli-"));
+const dir = tempDir("context-lens-cli-");
 const file = (name: string) => join(dir, `${name}.jsonl`);
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

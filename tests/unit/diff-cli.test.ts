@@ -1,14 +1,14 @@
 /** `diff` as a person (or a script) uses it: real files, real process, stdout/stderr and exit codes. */
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp.ts";
 import { compareSession } from "./diff-fixtures.ts";
 
 const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), "context-lens-diff-cli-"));
+const dir = tempDir("context-lens-diff-cli-");
 const session = join(dir, "compare.jsonl");
 const preset = join(dir, "short.preset.json");
 

@@ -1,16 +1,16 @@
 /** `snapshot` on the command line: real files, a real process, stdout/stderr and exit codes. */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp.ts";
 import { parseSnapshot } from "../../src/core/snapshot/parse.ts";
 import { VARIANTS } from "../fixtures/variants.ts";
 import { plantedSecrets, PNG, secretSession } from "./snapshot-fixtures.ts";
 
 const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), "context-lens-snapshot-"));
+const dir = tempDir("context-lens-snapshot-");
 const at = (name: string) => join(dir, name);
 const planted = plantedSecrets(11);
 const secrets = planted.flatMap((p) => p.secrets);

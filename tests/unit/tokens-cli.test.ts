@@ -1,15 +1,15 @@
 /** `npm run cli -- tokens …` as a person or a script uses it: real process, stdout, stderr, exit codes. */
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp.ts";
 import { MEASURED_TURNS } from "../../src/core/tokens/accuracy.ts";
 import { longSession, PROMPTS, toolLoopSession } from "./tokens-fixtures.ts";
 
 const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), "context-lens-tokens-"));
+const dir = tempDir("context-lens-tokens-");
 const file = join(dir, "loop.jsonl");
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
