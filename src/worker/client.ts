@@ -18,7 +18,8 @@ import type { PageTokenCount, SessionTokenAccuracy } from "./tokens-engine.ts";
 import type { Result } from "../core/result.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
 import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
-import type { SnapshotRead, SnapshotSource } from "../core/snapshot/read.ts";
+import type { SnapshotSource } from "../core/snapshot/read.ts";
+import type { PageSnapshot } from "./page-snapshot.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { ChangeRange, IndexedChange, PageComparison } from "./page-compare.ts";
 import type { CacheSeries } from "../core/diff/cache-series.ts";
@@ -63,8 +64,6 @@ export interface SessionClient {
   ): Promise<string>;
   /** The whole request body as a JSON file (`payloadJson` of the body, made into a Blob in the worker). */
   payloadFile(key: string, leaf: number, settings: RuleSettings, model: string | undefined): Promise<Blob>;
-  /** A value the page holds as a pretty JSON file (`JSON.stringify(value, null, 2)`), made in the worker. */
-  jsonFile(value: unknown): Promise<Blob>;
   /** Items `[start, end)` of the projection's main list as the page holds them (a long list's answer has the first). */
   payloadItems(
     key: string,
@@ -81,8 +80,19 @@ export interface SessionClient {
    * wrong with the file, and the models in use stay as they were.
    */
   models(text: string | undefined): Promise<Result<ModelsInUse>>;
-  /** A snapshot, read and checked off the page's thread; an error says what the file or link holds instead. */
-  readSnapshot(source: SnapshotSource): Promise<Result<SnapshotRead>>;
+  /**
+   * A snapshot, read, checked and held off the page's thread, as the page shows it (see worker/page-snapshot.ts);
+   * an error says what the file or link holds instead.
+   */
+  openSnapshot(source: SnapshotSource): Promise<Result<PageSnapshot>>;
+  /** Items `[start, end)` of the held snapshot's payload list, as the page holds them. */
+  snapshotItems(id: number, start: number, end: number): Promise<readonly unknown[]>;
+  /** The held snapshot's request body as pretty JSON, or one item of its main list. */
+  snapshotJson(id: number, item: number | undefined): Promise<string>;
+  /** The held snapshot's request body as a pretty JSON file. */
+  snapshotFile(id: number): Promise<Blob>;
+  /** The snapshot is no longer shown: it need not be held any longer. */
+  closeSnapshot(id: number): Promise<void>;
   /** Resolves undefined when a newer request replaced this one. */
   ruleEffects(
     key: string,
@@ -303,11 +313,6 @@ export class ProtocolClient implements SessionClient {
     return (await this.#ask("payloadFile", make, "a payload file request")).file;
   }
 
-  async jsonFile(value: unknown): Promise<Blob> {
-    return (await this.#ask("jsonFile", (id) => ({ type: "jsonFile", requestId: id, value }), "a JSON file request"))
-      .file;
-  }
-
   /** Items of the projection's main list as the page holds them (see the "payloadItems" request). */
   async payloadItems(
     key: string,
@@ -331,9 +336,28 @@ export class ProtocolClient implements SessionClient {
     return (await this.#ask("models", (id) => ({ type: "models", requestId: id, text }), "a models request")).answer;
   }
 
-  async readSnapshot(source: SnapshotSource): Promise<Result<SnapshotRead>> {
-    const make = (id: number) => ({ type: "readSnapshot", requestId: id, source }) as const;
-    return (await this.#ask("readSnapshot", make, "a snapshot")).answer;
+  async openSnapshot(source: SnapshotSource): Promise<Result<PageSnapshot>> {
+    const make = (requestId: number) => ({ type: "openSnapshot", requestId, source }) as const;
+    return (await this.#ask("openSnapshot", make, "a snapshot")).answer;
+  }
+
+  async snapshotItems(id: number, start: number, end: number): Promise<readonly unknown[]> {
+    const make = (requestId: number) => ({ type: "snapshotItems", requestId, id, start, end }) as const;
+    return (await this.#ask("snapshotItems", make, "a snapshot items request")).items;
+  }
+
+  async snapshotJson(id: number, item: number | undefined): Promise<string> {
+    const make = (requestId: number) => ({ type: "snapshotJson", requestId, id, item }) as const;
+    return (await this.#ask("snapshotJson", make, "a snapshot JSON request")).json;
+  }
+
+  async snapshotFile(id: number): Promise<Blob> {
+    const make = (requestId: number) => ({ type: "snapshotFile", requestId, id }) as const;
+    return (await this.#ask("snapshotFile", make, "a snapshot file request")).file;
+  }
+
+  async closeSnapshot(id: number): Promise<void> {
+    await this.#request((requestId) => ({ type: "closeSnapshot", requestId, id })).response;
   }
 
   async ruleEffects(

@@ -9,6 +9,7 @@ import { SessionLoader } from "../core/session/load.ts";
 import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
 import { pageItemsOf, payloadJson } from "./page-payload.ts";
+import { HeldSnapshots } from "./page-snapshot.ts";
 import { changesOf, pageComparison } from "./page-compare.ts";
 import type { Comparison } from "../core/diff/compare.ts";
 import { summarizeSession } from "./summarize.ts";
@@ -26,7 +27,6 @@ import type { Result } from "../core/result.ts";
 import { countForPage, TokensEngine, type TokenizerLoader } from "./tokens-engine.ts";
 import { changedRules, projectionOptions, type RuleSettings } from "../core/project/rules.ts";
 import { createSnapshotFor } from "../core/snapshot/create.ts";
-import { readSnapshot } from "../core/snapshot/read.ts";
 import { DEFAULT_CHOICES } from "../core/snapshot/export.ts";
 import { shareOutput, startShare, type Share } from "../core/snapshot/share.ts";
 import { cacheSeriesFor, compareSides, type CountSide } from "../core/diff/session.ts";
@@ -90,6 +90,8 @@ export class SessionEngine {
   #comparison: { readonly signature: string; readonly comparison: Comparison } | undefined;
   /** Cache series measured, by session and side, the most recently used last. */
   readonly #series = new Map<string, KeptSeries>();
+  /** The snapshot the page shows: it asks for its items, JSON and file by id. */
+  readonly #snapshots = new HeldSnapshots();
 
   /** `loadTokenizer` is called the first time a model family needs a vocabulary (each is its own lazy chunk). */
   constructor(post: (response: Response) => void, loadTokenizer: TokenizerLoader, options: EngineOptions = {}) {
@@ -142,10 +144,6 @@ export class SessionEngine {
           const file = new Blob([payloadJson(this.#payload(request), undefined)], { type: "application/json" });
           return this.#post({ type: "payloadFile", requestId: request.requestId, file });
         }
-        case "jsonFile": {
-          const file = new Blob([JSON.stringify(request.value, null, 2)], { type: "application/json" });
-          return this.#post({ type: "jsonFile", requestId: request.requestId, file });
-        }
         case "payloadItems": {
           const items = pageItemsOf(this.#payload(request), request.start, request.end);
           return this.#post({ type: "payloadItems", requestId: request.requestId, items });
@@ -169,10 +167,25 @@ export class SessionEngine {
           const answer = read.ok ? ok({ custom: read.value.custom, overridden: read.value.overridden }) : read;
           return this.#post({ type: "models", requestId, answer });
         }
-        case "readSnapshot": {
-          const answer = await readSnapshot(request.source);
-          return this.#post({ type: "readSnapshot", requestId: request.requestId, answer });
+        case "openSnapshot": {
+          const answer = await this.#snapshots.open(request.source);
+          return this.#post({ type: "openSnapshot", requestId: request.requestId, answer });
         }
+        case "snapshotItems": {
+          const items = this.#snapshots.items(request.id, request.start, request.end);
+          return this.#post({ type: "snapshotItems", requestId: request.requestId, items });
+        }
+        case "snapshotJson": {
+          const json = this.#snapshots.json(request.id, request.item);
+          return this.#post({ type: "snapshotJson", requestId: request.requestId, json });
+        }
+        case "snapshotFile": {
+          const file = this.#snapshots.file(request.id);
+          return this.#post({ type: "snapshotFile", requestId: request.requestId, file });
+        }
+        case "closeSnapshot":
+          this.#snapshots.close(request.id);
+          return this.#post({ type: "done", requestId: request.requestId });
         case "accuracy": {
           this.#tree(request.key);
           const accuracy = await this.#tokens.accuracy(request.key);

@@ -71,7 +71,10 @@ function pageItem(item: unknown, list: readonly unknown[], body: unknown): unkno
  * come (`body[listKey]` holds them; `listLength` says how many there are): the page reads the others as they are
  * scrolled to ("payloadItems"), so it never deserialises, or holds, tens of thousands of items nobody looks at.
  */
-export interface PagePayload extends Pick<PayloadResult, "body" | "listKey"> {
+/** A request body and the key of its main list: a projection's payload, or a snapshot's. */
+export type BodyAndList = Pick<PayloadResult, "body" | "listKey">;
+
+export interface PagePayload extends BodyAndList {
   /** How many items the main list has; `body[listKey]` holds the first of them (all, for a short list). */
   readonly listLength: number;
 }
@@ -80,7 +83,7 @@ export interface PagePayload extends Pick<PayloadResult, "body" | "listKey"> {
  * The payload with stand-ins for its images: what the worker posts to the page. The main list's items come as far
  * as `budget` characters of text (see `textWeight`): a list under it comes whole.
  */
-export function payloadForPage(payload: PayloadResult, budget = FIRST_ITEMS_CHARS): PagePayload {
+export function payloadForPage(payload: BodyAndList, budget = FIRST_ITEMS_CHARS): PagePayload {
   const { body, listKey } = payload;
   const out: Json = {};
   let listLength = 0;
@@ -95,7 +98,7 @@ export function payloadForPage(payload: PayloadResult, budget = FIRST_ITEMS_CHAR
 }
 
 /** The main list's items `[start, end)` as the page holds them (images and long strings stood in for). */
-export function pageItemsOf(payload: PayloadResult, start: number, end: number): unknown[] {
+export function pageItemsOf(payload: BodyAndList, start: number, end: number): unknown[] {
   const list = payload.body[payload.listKey];
   if (!Array.isArray(list)) throw new Error("The payload has no main list.");
   if (!(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= list.length))
@@ -109,7 +112,7 @@ export function pageItemsOf(payload: PayloadResult, start: number, end: number):
  * The request body as pretty JSON, exactly `JSON.stringify(body, null, 2)`, or one item of its main list. Data
  * URLs are written from fresh strings (`freshDataUrls`), so writing one leaves no copy of its image behind.
  */
-export function payloadJson(payload: PayloadResult, item: number | undefined): string {
+export function payloadJson(payload: BodyAndList, item: number | undefined): string {
   const list = payload.body[payload.listKey];
   if (item !== undefined && !(Array.isArray(list) && item >= 0 && item < list.length))
     throw new Error(`The payload has no item ${item}.`);

@@ -12,12 +12,13 @@ import type { Result } from "../core/result.ts";
 import type { ModelInfo } from "../core/llm/types.ts";
 import type { ExportChoices } from "../core/snapshot/export.ts";
 import type { ShareOutput, ShareStart } from "../core/snapshot/share.ts";
-import type { SnapshotRead, SnapshotSource } from "../core/snapshot/read.ts";
+import type { SnapshotSource } from "../core/snapshot/read.ts";
 import type { CompareSide } from "../core/diff/sides.ts";
 import type { IndexedChange, PageComparison } from "./page-compare.ts";
 import type { CacheSeries, CacheTurn } from "../core/diff/cache-series.ts";
 import type { CodedStrings } from "./coded-strings.ts";
 import type { PackedStrings } from "./packed-strings.ts";
+import type { PageSnapshot } from "./page-snapshot.ts";
 
 export type { TreeFilter };
 
@@ -168,15 +169,6 @@ export type Request =
     }
   | {
       /**
-       * A value the page holds (a snapshot's request body) as a pretty JSON file, made here: tens of MB of JSON and
-       * the Blob of it held the page's thread for a second.
-       */
-      readonly type: "jsonFile";
-      readonly requestId: number;
-      readonly value: unknown;
-    }
-  | {
-      /**
        * Items `[start, end)` of the projection's main list as the page holds them (see worker/page-payload.ts): a
        * long list's answer carries only its first items, and the payload view reads the rest as they come into view.
        */
@@ -238,12 +230,40 @@ export type Request =
     }
   | {
       /**
-       * A snapshot read and checked here, not on the page's thread: a file that keeps its images is tens of MB of
-       * JSON, and a link may unpack to as much, which the page would be held parsing for seconds.
+       * A snapshot read, checked and held here (see worker/page-snapshot.ts), not on the page's thread: a file that
+       * keeps its images is tens of MB of JSON, and a link may unpack to as much. The page gets it as it gets a
+       * projection, with stand-ins, and asks for the rest by its id.
        */
-      readonly type: "readSnapshot";
+      readonly type: "openSnapshot";
       readonly requestId: number;
       readonly source: SnapshotSource;
+    }
+  | {
+      /** Items `[start, end)` of the held snapshot's payload list, as the page holds them (as "payloadItems"). */
+      readonly type: "snapshotItems";
+      readonly requestId: number;
+      readonly id: number;
+      readonly start: number;
+      readonly end: number;
+    }
+  | {
+      /** The held snapshot's request body as pretty JSON, or one item of its main list (as "payloadJson"). */
+      readonly type: "snapshotJson";
+      readonly requestId: number;
+      readonly id: number;
+      readonly item: number | undefined;
+    }
+  | {
+      /** The held snapshot's request body as a pretty JSON file, for its Download (as "payloadFile"). */
+      readonly type: "snapshotFile";
+      readonly requestId: number;
+      readonly id: number;
+    }
+  | {
+      /** The snapshot is no longer shown: it need not be held. Answered "done". */
+      readonly type: "closeSnapshot";
+      readonly requestId: number;
+      readonly id: number;
     };
 
 /**
@@ -268,14 +288,16 @@ export type Response =
   | { readonly type: "accuracy"; readonly requestId: number; readonly accuracy: SessionTokenAccuracy }
   | { readonly type: "payloadJson"; readonly requestId: number; readonly json: string }
   | { readonly type: "payloadFile"; readonly requestId: number; readonly file: Blob }
-  | { readonly type: "jsonFile"; readonly requestId: number; readonly file: Blob }
   | { readonly type: "payloadItems"; readonly requestId: number; readonly items: readonly unknown[] }
   | { readonly type: "snapshot"; readonly requestId: number; readonly answer: Result<ShareStart> }
   | { readonly type: "shareOutput"; readonly requestId: number; readonly answer: Result<ShareOutput> }
   | { readonly type: "compare"; readonly requestId: number; readonly answer: Result<PageComparison> }
   | { readonly type: "compareChanges"; readonly requestId: number; readonly changes: readonly IndexedChange[] }
   | { readonly type: "cacheSeries"; readonly requestId: number; readonly answer: Result<CacheSeries> }
-  | { readonly type: "readSnapshot"; readonly requestId: number; readonly answer: Result<SnapshotRead> }
+  | { readonly type: "openSnapshot"; readonly requestId: number; readonly answer: Result<PageSnapshot> }
+  | { readonly type: "snapshotItems"; readonly requestId: number; readonly items: readonly unknown[] }
+  | { readonly type: "snapshotJson"; readonly requestId: number; readonly json: string }
+  | { readonly type: "snapshotFile"; readonly requestId: number; readonly file: Blob }
   | ({ readonly type: "seriesProgress"; readonly requestId: number } & SeriesProgress)
   | { readonly type: "models"; readonly requestId: number; readonly answer: Result<ModelsInUse> }
   | { readonly type: "done"; readonly requestId: number }

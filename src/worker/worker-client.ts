@@ -306,12 +306,28 @@ export class WorkerSessionClient implements SessionClient {
     return answer;
   }
 
-  async readSnapshot(source: SnapshotSource) {
-    return (await this.#ready()).readSnapshot(source);
+  async openSnapshot(source: SnapshotSource) {
+    return (await this.#ready()).openSnapshot(source);
   }
 
-  async jsonFile(value: unknown) {
-    return (await this.#ready()).jsonFile(value);
+  async snapshotItems(id: number, start: number, end: number) {
+    return (await this.#ready()).snapshotItems(id, start, end);
+  }
+
+  async snapshotJson(id: number, item: number | undefined) {
+    return (await this.#ready()).snapshotJson(id, item);
+  }
+
+  async snapshotFile(id: number) {
+    return (await this.#ready()).snapshotFile(id);
+  }
+
+  async closeSnapshot(id: number): Promise<void> {
+    if (this.#unusable !== undefined) return; // no worker holds it
+    const channel = await this.#ready();
+    await channel.closeSnapshot(id).catch((error: unknown) => {
+      if (!(error instanceof WorkerStoppedError)) throw error; // a new worker never held it
+    });
   }
 
   async payloadFile(key: string, leaf: number, settings: RuleSettings, model: string | undefined) {

@@ -110,13 +110,6 @@ describe("SessionClient (in-process twin)", () => {
       "There is no payload here: acme/rocket is not a model",
     );
   });
-
-  it("writes a value the page holds (a snapshot's body) as a pretty JSON file", async () => {
-    const body = { model: "m", input: [{ role: "user", content: "héllo 😀" }], n: [1, 2] };
-    const file = await createInProcessClient().jsonFile(body);
-    expect(file.type).toBe("application/json");
-    expect(await file.text()).toBe(JSON.stringify(body, null, 2));
-  });
 });
 
 describe("a long payload list", () => {

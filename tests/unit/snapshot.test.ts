@@ -26,6 +26,8 @@ import { summarizeSnapshot } from "../../src/core/snapshot/summary.ts";
 import { snapshotTokens } from "../../src/core/snapshot/tokens.ts";
 import { findModel } from "../../src/core/models/registry.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
+import { binaryStandIn } from "../../src/core/binary-stand-in.ts";
+import { base64Bytes } from "../../src/core/snapshot/base64.ts";
 import {
   assistant,
   bash,
@@ -476,18 +478,63 @@ describe("the worker seam", () => {
     const snapshot = prepareExport(make());
     const json = snapshotJson(snapshot);
     const file = (text: string, name: string) => ({ file: new Blob([text]), name });
-    const read = { snapshot, summary: summarizeSnapshot(snapshot) };
-    expect(await client.readSnapshot(file(json, "story.snapshot.json"))).toEqual({ ok: true, value: read });
-    expect(await client.readSnapshot(file(STORY, "story.jsonl"))).toEqual(parseSnapshot(STORY, "story.jsonl"));
+    const opened = await client.openSnapshot(file(json, "story.snapshot.json"));
+    if (!opened.ok) throw new Error(opened.error);
+    // Nothing in this one to stand in for: the page gets it as it is.
+    const listLength = (snapshot.payload.body[snapshot.payload.listKey] as unknown[]).length;
+    expect(opened.value).toMatchObject({ snapshot, summary: summarizeSnapshot(snapshot), listLength });
+    expect(await client.openSnapshot(file(STORY, "story.jsonl"))).toEqual(parseSnapshot(STORY, "story.jsonl"));
     const unreadable = { text: () => Promise.reject(new Error("the file was moved")) } as unknown as Blob;
-    expect(await client.readSnapshot({ file: unreadable, name: "gone.json" })).toEqual({
+    expect(await client.openSnapshot({ file: unreadable, name: "gone.json" })).toEqual({
       ok: false,
       error: "gone.json cannot be read (the file was moved).",
     });
     const link = await encodeSnapshotLink(snapshot);
-    expect(await client.readSnapshot({ link })).toEqual({ ok: true, value: read });
-    expect(await client.readSnapshot({ link: link.slice(0, -40) })).toEqual(
+    expect(await client.openSnapshot({ link })).toMatchObject({ ok: true, value: { snapshot, listLength } });
+    expect(await client.openSnapshot({ link: link.slice(0, -40) })).toEqual(
       await decodeSnapshotLink(link.slice(0, -40), "The link"),
     );
+  });
+
+  it("holds a snapshot that keeps its images where it was read: the page gets stand-ins, copies get the images", async () => {
+    const client = createInProcessClient();
+    // A screenshot of 3,000 bytes: big enough that the view holds its type and size instead.
+    const screenshot = `iVBORw0KGgo${"A".repeat(3989)}`;
+    const pictured = ourSession(
+      session(header({ id: "pictured" }), user("u1", null, [text("What is this?"), image(screenshot)])),
+      "pictured.jsonl",
+    );
+    const made = createSnapshotFor(pictured, pictured.defaultLeaf!, PI_DEFAULTS, "openai/gpt-5.1-codex", {
+      createdAt: CREATED,
+    });
+    if (!made.ok) throw new Error(made.error);
+    const snapshot = exportWith(reviewSnapshot(made.value), { ...DEFAULT_CHOICES, keepImages: true });
+    const opened = await client.openSnapshot({ file: new Blob([snapshotJson(snapshot)]), name: "kept.json" });
+    if (!opened.ok) throw new Error(opened.error);
+    const { id, snapshot: shown, summary, listLength } = opened.value;
+    const body = snapshot.payload.body;
+    const list = body[snapshot.payload.listKey] as unknown[];
+    expect(listLength).toBe(list.length);
+    // The view holds the image's type and size, not its data; everything else is the snapshot's own.
+    expect(JSON.stringify(snapshot.payload.body)).toContain(screenshot);
+    expect(JSON.stringify(shown.payload.body)).not.toContain(screenshot);
+    expect(JSON.stringify(shown.payload.body)).toContain(
+      JSON.stringify(binaryStandIn("image/png", base64Bytes(screenshot))),
+    );
+    expect({ ...shown, payload: undefined }).toEqual({ ...snapshot, payload: undefined });
+    expect(summary).toEqual(summarizeSnapshot(snapshot));
+    expect(await client.snapshotItems(id, 0, list.length)).toEqual(shown.payload.body[snapshot.payload.listKey]);
+    // What is copied and downloaded is the snapshot's body itself, image and all.
+    expect(await client.snapshotJson(id, undefined)).toBe(JSON.stringify(body, null, 2));
+    expect(await client.snapshotJson(id, 0)).toBe(JSON.stringify(list[0], null, 2));
+    const saved = await client.snapshotFile(id);
+    expect(saved.type).toBe("application/json");
+    expect(await saved.text()).toBe(JSON.stringify(body, null, 2));
+    await expect(client.snapshotItems(id, 0, list.length + 1)).rejects.toThrow(
+      `The payload has no items 0–${list.length + 1} (it has ${list.length}).`,
+    );
+    // Closed, or another opened: it is let go, and asking for it says so.
+    await client.closeSnapshot(id);
+    await expect(client.snapshotJson(id, undefined)).rejects.toThrow("This snapshot is no longer held here");
   });
 });

@@ -4,15 +4,23 @@
  */
 import { looksLikeSnapshot } from "../../core/snapshot/parse.ts";
 import { snapshotParam } from "../../core/snapshot/link.ts";
-import { readSnapshot, type SnapshotRead, type SnapshotSource } from "../../core/snapshot/read.ts";
-import type { Result } from "../../core/result.ts";
+import type { SnapshotSource } from "../../core/snapshot/read.ts";
 import type { Snapshot } from "../../core/snapshot/schema.ts";
 import type { SnapshotSummary } from "../../core/snapshot/summary.ts";
 import type { PickedFile } from "../files/drop.ts";
-import { payloadJson } from "../payload/export.ts";
+import type { SessionClient } from "../../worker/client.ts";
+import { HeldSnapshots } from "../../worker/page-snapshot.ts";
 
 export type OpenedSnapshot =
-  | { readonly ok: true; readonly snapshot: Snapshot; readonly summary: SnapshotSummary; readonly source: string }
+  | {
+      readonly ok: true;
+      /** The snapshot, its payload body as the page holds it (see worker/page-snapshot.ts). */
+      readonly snapshot: Snapshot;
+      readonly summary: SnapshotSummary;
+      /** How many items the payload's main list has: the body holds the first of them, or all. */
+      readonly listLength: number;
+      readonly source: string;
+    }
   | { readonly ok: false; readonly error: string; readonly source: string };
 
 /** How much of a file is read to decide whether it is a snapshot rather than a session. */
@@ -37,36 +45,56 @@ export async function splitSnapshotFiles(
 
 export const isSnapshotLink = (hash: string): boolean => snapshotParam(hash) !== undefined;
 
-/** Reads and checks a snapshot (the session worker's `readSnapshot`). */
-export type ReadSnapshot = (source: SnapshotSource) => Promise<Result<SnapshotRead>>;
-/** Writes a value as a pretty JSON file (the session worker's `jsonFile`). */
-export type JsonFile = (value: unknown) => Promise<Blob>;
+/** Where a snapshot is read and held, and asked for its items, JSON and file: the session worker, or the page. */
+export type SnapshotHolder = Pick<
+  SessionClient,
+  "openSnapshot" | "snapshotItems" | "snapshotJson" | "snapshotFile" | "closeSnapshot"
+>;
 
-/** A pretty JSON file made on the page's own thread. */
-const jsonFileHere: JsonFile = async (value) => new Blob([payloadJson(value)], { type: "application/json" });
+/** A holder on the page's own thread: what the worker does, done here. */
+function holderHere(): SnapshotHolder {
+  const held = new HeldSnapshots();
+  return {
+    openSnapshot: (source) => held.open(source),
+    snapshotItems: async (id, start, end) => held.items(id, start, end),
+    snapshotJson: async (id, item) => held.json(id, item),
+    snapshotFile: async (id) => held.file(id),
+    closeSnapshot: async (id) => held.close(id),
+  };
+}
 
 export class SnapshotViewer {
   current: OpenedSnapshot | undefined = $state.raw(undefined);
   opening = $state(false);
-  readonly #read: ReadSnapshot;
-  readonly #jsonFile: JsonFile;
+  readonly #holder: SnapshotHolder;
+  readonly #here = holderHere();
+  /** Who holds the snapshot shown, by what id, and where it came from (to read it here if they no longer can). */
+  #shown: { readonly holder: SnapshotHolder; readonly id: number; readonly from: SnapshotSource } | undefined;
+  /** Rises with every open and close: an open that lands after a newer one (or a close) is let go. */
+  #opened = 0;
 
   /**
-   * `read` reads off the page's thread (a snapshot that keeps its images is tens of MB of JSON), and `jsonFile`
-   * writes its payload there for a download; when they cannot answer (no worker runs), the work is done here, as
-   * it always can be.
+   * `holder` reads and holds snapshots off the page's thread (one that keeps its images is tens of MB of JSON);
+   * when it cannot answer (no worker runs, or a new one does not hold the snapshot), the page does the work itself,
+   * as it always can.
    */
-  constructor(read: ReadSnapshot = readSnapshot, jsonFile: JsonFile = jsonFileHere) {
-    this.#read = read;
-    this.#jsonFile = jsonFile;
+  constructor(holder?: SnapshotHolder) {
+    this.#holder = holder ?? this.#here;
   }
 
-  /** The shown snapshot's request body as a JSON file (`JSON.stringify(body, null, 2)`), for its Download. */
+  /** Items `[start, end)` of the shown snapshot's payload list, as the view holds them. */
+  payloadItems(start: number, end: number): Promise<readonly unknown[]> {
+    return this.#ask((holder, id) => holder.snapshotItems(id, start, end));
+  }
+
+  /** The shown snapshot's request body (`JSON.stringify(body, null, 2)`), or one item of its main list. */
+  payloadJson(item?: number): Promise<string> {
+    return this.#ask((holder, id) => holder.snapshotJson(id, item));
+  }
+
+  /** The shown snapshot's request body as a JSON file, for its Download. */
   payloadFile(): Promise<Blob> {
-    const current = this.current;
-    if (!current?.ok) return Promise.reject(new Error("there is no snapshot open"));
-    const body = current.snapshot.payload.body;
-    return this.#jsonFile(body).catch(() => jsonFileHere(body));
+    return this.#ask((holder, id) => holder.snapshotFile(id));
   }
 
   async openFile(picked: PickedFile): Promise<void> {
@@ -78,16 +106,59 @@ export class SnapshotViewer {
   }
 
   async #open(from: SnapshotSource, source: string): Promise<void> {
+    const ticket = ++this.#opened;
     this.opening = true;
     try {
-      const read = await this.#read(from).catch(() => readSnapshot(from));
-      this.current = read.ok ? { ok: true, ...read.value, source } : { ok: false, error: read.error, source };
+      let holder = this.#holder;
+      let read = await holder.openSnapshot(from).catch(() => undefined);
+      if (read === undefined) [holder, read] = [this.#here, await this.#here.openSnapshot(from)];
+      if (ticket !== this.#opened) {
+        // Another snapshot was opened (or this one closed) meanwhile: that one is shown, this one let go.
+        if (read.ok) void holder.closeSnapshot(read.value.id).catch(() => {});
+        return;
+      }
+      this.#release();
+      this.#shown = read.ok ? { holder, id: read.value.id, from } : undefined;
+      this.current = read.ok
+        ? {
+            ok: true,
+            snapshot: read.value.snapshot,
+            summary: read.value.summary,
+            listLength: read.value.listLength,
+            source,
+          }
+        : { ok: false, error: read.error, source };
     } finally {
-      this.opening = false;
+      if (ticket === this.#opened) this.opening = false;
     }
   }
 
+  /** Asks whoever holds the shown snapshot; if they no longer can, reads it here again and asks here. */
+  async #ask<T>(ask: (holder: SnapshotHolder, id: number) => Promise<T>): Promise<T> {
+    const shown = this.#shown;
+    if (!shown) throw new Error("there is no snapshot open");
+    try {
+      return await ask(shown.holder, shown.id);
+    } catch (error) {
+      if (shown.holder === this.#here) throw error;
+      const read = await this.#here.openSnapshot(shown.from);
+      if (!read.ok) throw new Error(read.error, { cause: error });
+      if (this.#shown === shown) this.#shown = { holder: this.#here, id: read.value.id, from: shown.from };
+      return ask(this.#here, read.value.id);
+    }
+  }
+
+  /** The holder of the snapshot shown until now may let it go. */
+  #release(): void {
+    const shown = this.#shown;
+    this.#shown = undefined;
+    if (shown) void shown.holder.closeSnapshot(shown.id).catch(() => {});
+  }
+
   close(): void {
+    this.#opened += 1;
+    this.opening = false;
+    this.#release();
     this.current = undefined;
   }
 }

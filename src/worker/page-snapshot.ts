@@ -1,0 +1,72 @@
+/**
+ * A snapshot opened to be looked at, held where it was read — the session worker, or the page when no worker
+ * answers. The page gets it as it gets a projection: the payload body with stand-ins for images and long strings,
+ * and only the first items of a long main list (see page-payload.ts); it asks for the rest by the snapshot's id —
+ * items as they are scrolled to, an item's or the body's JSON to copy, the body as a file to download. A snapshot
+ * that keeps its images is tens of MB, and receiving all of it held the page's thread for a third of a second.
+ */
+import { ok, type Result } from "../core/result.ts";
+import { readSnapshot, type SnapshotSource } from "../core/snapshot/read.ts";
+import type { Snapshot } from "../core/snapshot/schema.ts";
+import type { SnapshotSummary } from "../core/snapshot/summary.ts";
+import { pageItemsOf, payloadForPage, payloadJson } from "./page-payload.ts";
+
+export interface PageSnapshot {
+  /** Names the snapshot in the requests for its items, JSON and file. */
+  readonly id: number;
+  /** The snapshot, with its payload body as the page holds it (stand-ins; the first items of a long list). */
+  readonly snapshot: Snapshot;
+  readonly summary: SnapshotSummary;
+  /** How many items the payload's main list has: the body holds the first of them, or all. */
+  readonly listLength: number;
+}
+
+/**
+ * How many snapshots are held at most, the oldest let go past this: the page shows one at a time and says when it
+ * closes one, but two opened at once may be read in either order.
+ */
+const HELD = 2;
+
+export class HeldSnapshots {
+  /** The snapshots opened and not closed yet, by id, the latest last. */
+  readonly #held = new Map<number, Snapshot>();
+  #next = 1;
+
+  /** Reads and checks the snapshot `source` holds, and keeps it; or says what the file or link holds instead. */
+  async open(source: SnapshotSource): Promise<Result<PageSnapshot>> {
+    const read = await readSnapshot(source);
+    if (!read.ok) return read;
+    const { snapshot, summary } = read.value;
+    const id = this.#next++;
+    this.#held.set(id, snapshot);
+    for (const oldest of this.#held.keys()) if (this.#held.size > HELD) this.#held.delete(oldest);
+    const { body, listLength } = payloadForPage(snapshot.payload);
+    return ok({ id, snapshot: { ...snapshot, payload: { ...snapshot.payload, body } }, summary, listLength });
+  }
+
+  /** Items `[start, end)` of the payload's main list, as the page holds them. */
+  items(id: number, start: number, end: number): unknown[] {
+    return pageItemsOf(this.#get(id).payload, start, end);
+  }
+
+  /** The payload body as pretty JSON (`JSON.stringify(body, null, 2)`), or one item of its main list. */
+  json(id: number, item: number | undefined): string {
+    return payloadJson(this.#get(id).payload, item);
+  }
+
+  /** The payload body as a pretty JSON file. */
+  file(id: number): Blob {
+    return new Blob([this.json(id, undefined)], { type: "application/json" });
+  }
+
+  /** The snapshot is no longer shown. */
+  close(id: number): void {
+    this.#held.delete(id);
+  }
+
+  #get(id: number): Snapshot {
+    const snapshot = this.#held.get(id);
+    if (!snapshot) throw new Error("This snapshot is no longer held here; open it again.");
+    return snapshot;
+  }
+}
