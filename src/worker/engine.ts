@@ -90,7 +90,7 @@ export class SessionEngine {
   #comparison: { readonly signature: string; readonly comparison: Comparison } | undefined;
   /** Cache series measured, by session and side, the most recently used last. */
   readonly #series = new Map<string, KeptSeries>();
-  /** The snapshot the page shows: it asks for its items, JSON and file by id. */
+  /** The snapshots the page opened (the latest two): it asks for their items, JSON and file by id. */
   readonly #snapshots = new HeldSnapshots();
 
   /** `loadTokenizer` is called the first time a model family needs a vocabulary (each is its own lazy chunk). */
