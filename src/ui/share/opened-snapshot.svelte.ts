@@ -9,7 +9,7 @@ import type { Snapshot } from "../../core/snapshot/schema.ts";
 import type { SnapshotSummary } from "../../core/snapshot/summary.ts";
 import type { PickedFile } from "../files/drop.ts";
 import type { SessionClient } from "../../worker/client.ts";
-import { HeldSnapshots } from "../../worker/page-snapshot.ts";
+import type { HeldSnapshots } from "../../worker/page-snapshot.ts";
 
 export type OpenedSnapshot =
   | {
@@ -51,15 +51,19 @@ export type SnapshotHolder = Pick<
   "openSnapshot" | "snapshotItems" | "snapshotJson" | "snapshotFile" | "closeSnapshot"
 >;
 
-/** A holder on the page's own thread: what the worker does, done here. */
+/**
+ * A holder on the page's own thread: what the worker does, done here. Its code (the snapshot's schema and reader)
+ * is loaded the first time it is needed, which is only when no worker answers.
+ */
 function holderHere(): SnapshotHolder {
-  const held = new HeldSnapshots();
+  let held: Promise<HeldSnapshots> | undefined;
+  const here = () => (held ??= import("../../worker/page-snapshot.ts").then((m) => new m.HeldSnapshots()));
   return {
-    openSnapshot: (source) => held.open(source),
-    snapshotItems: async (id, start, end) => held.items(id, start, end),
-    snapshotJson: async (id, item) => held.json(id, item),
-    snapshotFile: async (id) => held.file(id),
-    closeSnapshot: async (id) => held.close(id),
+    openSnapshot: async (source) => (await here()).open(source),
+    snapshotItems: async (id, start, end) => (await here()).items(id, start, end),
+    snapshotJson: async (id, item) => (await here()).json(id, item),
+    snapshotFile: async (id) => (await here()).file(id),
+    closeSnapshot: async (id) => (await here()).close(id),
   };
 }
 
