@@ -245,6 +245,12 @@ test("a compacted path's summarised entries are one row that lists them, a page 
   await path.getByRole("button", { name: "Show 203 more" }).click();
   await expect(rows).toHaveCount(1203);
   await expect(path.getByRole("button", { name: /^Show/ })).toHaveCount(0);
+  // An entry with a payload item is a button: choosing it marks its row (the payload view goes to its item).
+  await rows
+    .last()
+    .getByRole("button", { name: /^line \d+$/ })
+    .click();
+  await expect(rows.last()).toHaveAttribute("aria-current", "true");
 });
 
 test("axe finds no serious or critical problems in the share review or the snapshot view", async ({ page }) => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { SnapshotPathEntry } from "../../src/core/snapshot/schema.ts";
 import { pathRows, rowOf } from "../../src/ui/share/path-rows.ts";
+import { pagePath } from "../../src/worker/page-snapshot.ts";
 
 const entry = (line: number, kind: SnapshotPathEntry["fate"]["kind"], reason: string): SnapshotPathEntry =>
   ({ ref: `e${line}`, line, type: "message/user", fate: { kind, reason } }) as SnapshotPathEntry;
@@ -9,7 +10,7 @@ const entry = (line: number, kind: SnapshotPathEntry["fate"]["kind"], reason: st
 const summarised = (line: number) => entry(line, "summarised", "summarised by the compaction on line 9");
 
 /** 6 summarised, the compaction summary, 2 settings, 3 in the payload. */
-const path = [
+const entries = [
   ...[1, 2, 3, 4, 5, 6].map(summarised),
   entry(7, "compaction-summary", "the compaction's summary"),
   entry(8, "setting", "a model change"),
@@ -18,6 +19,7 @@ const path = [
   entry(11, "in-context", "in the payload"),
   entry(12, "in-context", "in the payload"),
 ];
+const path = pagePath(entries);
 const inPayload = new Set([6, 9, 10, 11]);
 
 describe("pathRows", () => {
@@ -29,7 +31,7 @@ describe("pathRows", () => {
   });
 
   it("never folds an entry that has a payload item, nor entries of different fates", () => {
-    const all = new Set(path.map((_, i) => i));
+    const all = new Set(entries.map((_, i) => i));
     expect(pathRows(path, all).every((row) => row.kind === "entry")).toBe(true);
     // Two settings are too short a run; the compaction summary has a fate of its own.
     const rows = pathRows(path, new Set());
@@ -50,7 +52,7 @@ describe("pathRows", () => {
     const positions = rows.flatMap((row) =>
       row.kind === "entry" ? [row.position] : Array.from({ length: row.to - row.from + 1 }, (_, k) => row.from + k),
     );
-    expect(positions).toEqual(path.map((_, i) => i));
+    expect(positions).toEqual(entries.map((_, i) => i));
   });
 });
 

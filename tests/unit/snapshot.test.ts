@@ -21,7 +21,9 @@ import {
 } from "../../src/core/snapshot/link.ts";
 import { checkSnapshot, looksLikeSnapshot, parseSnapshot } from "../../src/core/snapshot/parse.ts";
 import { snapshotReport } from "../../src/core/snapshot/report.ts";
-import { itemPositions, SNAPSHOT_FORMAT, type Snapshot } from "../../src/core/snapshot/schema.ts";
+import { itemPositions, pathPositions, SNAPSHOT_FORMAT, type Snapshot } from "../../src/core/snapshot/schema.ts";
+import { codedString } from "../../src/worker/coded-strings.ts";
+import { listAt, listCount } from "../../src/worker/packed-lists.ts";
 import { summarizeSnapshot } from "../../src/core/snapshot/summary.ts";
 import { snapshotTokens } from "../../src/core/snapshot/tokens.ts";
 import { findModel } from "../../src/core/models/registry.ts";
@@ -482,7 +484,22 @@ describe("the worker seam", () => {
     if (!opened.ok) throw new Error(opened.error);
     // Nothing in this one to stand in for: the page gets it as it is.
     const listLength = (snapshot.payload.body[snapshot.payload.listKey] as unknown[]).length;
-    expect(opened.value).toMatchObject({ snapshot, summary: summarizeSnapshot(snapshot), listLength });
+    const { path, ...rest } = snapshot;
+    expect(opened.value).toMatchObject({ snapshot: rest, summary: summarizeSnapshot(snapshot), listLength });
+    // The path comes as columns, item sources and findings by path position.
+    const shown = opened.value;
+    expect(Array.from(shown.path.lines)).toEqual(path.map((e) => e.line));
+    expect(path.map((_, i) => codedString(shown.path.types, i))).toEqual(path.map((e) => e.type));
+    expect(path.map((_, i) => codedString(shown.path.fates, i))).toEqual(path.map((e) => e.fate.kind));
+    expect(path.map((_, i) => codedString(shown.path.reasons, i))).toEqual(path.map((e) => e.fate.reason));
+    expect(Array.from({ length: listCount(shown.itemSources) }, (_, i) => listAt(shown.itemSources, i))).toEqual(
+      itemPositions(snapshot),
+    );
+    const positions = pathPositions(snapshot);
+    expect(shown.findings).toEqual(
+      snapshot.findings.map((f) => ({ ...f, entries: f.entries.map((ref) => positions.get(ref)) })),
+    );
+    expect(shown.findings.some((f) => f.entries.length > 0)).toBe(true);
     expect(await client.openSnapshot(file(STORY, "story.jsonl"))).toEqual(parseSnapshot(STORY, "story.jsonl"));
     const unreadable = { text: () => Promise.reject(new Error("the file was moved")) } as unknown as Blob;
     expect(await client.openSnapshot({ file: unreadable, name: "gone.json" })).toEqual({
@@ -490,7 +507,7 @@ describe("the worker seam", () => {
       error: "gone.json cannot be read (the file was moved).",
     });
     const link = await encodeSnapshotLink(snapshot);
-    expect(await client.openSnapshot({ link })).toMatchObject({ ok: true, value: { snapshot, listLength } });
+    expect(await client.openSnapshot({ link })).toMatchObject({ ok: true, value: { snapshot: rest, listLength } });
     expect(await client.openSnapshot({ link: link.slice(0, -40) })).toEqual(
       await decodeSnapshotLink(link.slice(0, -40), "The link"),
     );
@@ -521,7 +538,7 @@ describe("the worker seam", () => {
     expect(JSON.stringify(shown.payload.body)).toContain(
       JSON.stringify(binaryStandIn("image/png", base64Bytes(screenshot))),
     );
-    expect({ ...shown, payload: undefined }).toEqual({ ...snapshot, payload: undefined });
+    expect({ ...shown, payload: undefined }).toEqual({ ...snapshot, path: undefined, payload: undefined });
     expect(summary).toEqual(summarizeSnapshot(snapshot));
     expect(await client.snapshotItems(id, 0, list.length)).toEqual(shown.payload.body[snapshot.payload.listKey]);
     // What is copied and downloaded is the snapshot's body itself, image and all.

@@ -5,22 +5,13 @@
 import { looksLikeSnapshot } from "../../core/snapshot/parse.ts";
 import { snapshotParam } from "../../core/snapshot/link.ts";
 import type { SnapshotSource } from "../../core/snapshot/read.ts";
-import type { Snapshot } from "../../core/snapshot/schema.ts";
-import type { SnapshotSummary } from "../../core/snapshot/summary.ts";
 import type { PickedFile } from "../files/drop.ts";
 import type { SessionClient } from "../../worker/client.ts";
-import type { HeldSnapshots } from "../../worker/page-snapshot.ts";
+import type { HeldSnapshots, PageSnapshot } from "../../worker/page-snapshot.ts";
 
+/** A snapshot shown (as the page holds it, see worker/page-snapshot.ts), or why it could not be opened. */
 export type OpenedSnapshot =
-  | {
-      readonly ok: true;
-      /** The snapshot, its payload body as the page holds it (see worker/page-snapshot.ts). */
-      readonly snapshot: Snapshot;
-      readonly summary: SnapshotSummary;
-      /** How many items the payload's main list has: the body holds the first of them, or all. */
-      readonly listLength: number;
-      readonly source: string;
-    }
+  | ({ readonly ok: true; readonly source: string } & Omit<PageSnapshot, "id">)
   | { readonly ok: false; readonly error: string; readonly source: string };
 
 /** How much of a file is read to decide whether it is a snapshot rather than a session. */
@@ -123,15 +114,10 @@ export class SnapshotViewer {
       }
       this.#release();
       this.#shown = read.ok ? { holder, id: read.value.id, from } : undefined;
-      this.current = read.ok
-        ? {
-            ok: true,
-            snapshot: read.value.snapshot,
-            summary: read.value.summary,
-            listLength: read.value.listLength,
-            source,
-          }
-        : { ok: false, error: read.error, source };
+      if (read.ok) {
+        const { id: _id, ...shown } = read.value;
+        this.current = { ok: true, source, ...shown };
+      } else this.current = { ok: false, error: read.error, source };
     } finally {
       if (ticket === this.#opened) this.opening = false;
     }

@@ -3,7 +3,7 @@
  * (47,701 of 48,598 on a 100 MB session), which listed one by one held the page for seconds: a run of entries with
  * the same fate and no payload item is one row, which opens to its entries.
  */
-import type { SnapshotPathEntry } from "../../core/snapshot/schema.ts";
+import type { PagePath } from "../../worker/page-snapshot.ts";
 
 export type PathRow =
   /** One entry, by its path position. */
@@ -16,17 +16,17 @@ export const MIN_RUN = 3;
 
 /** Rows of `path`; `open` holds the first positions of the runs listed entry by entry. */
 export function pathRows(
-  path: readonly SnapshotPathEntry[],
+  path: PagePath,
   inPayload: ReadonlySet<number>,
   open: ReadonlySet<number> = new Set(),
 ): PathRow[] {
   const rows: PathRow[] = [];
-  const sameFate = (a: SnapshotPathEntry, b: SnapshotPathEntry) =>
-    a.fate.kind === b.fate.kind && a.fate.reason === b.fate.reason;
-  for (let from = 0; from < path.length;) {
+  const { fates, reasons } = path;
+  const length = path.lines.length;
+  const sameFate = (a: number, b: number) => fates.codes[a] === fates.codes[b] && reasons.codes[a] === reasons.codes[b];
+  for (let from = 0; from < length;) {
     let to = from;
-    if (!inPayload.has(from))
-      while (to + 1 < path.length && !inPayload.has(to + 1) && sameFate(path[from]!, path[to + 1]!)) to += 1;
+    if (!inPayload.has(from)) while (to + 1 < length && !inPayload.has(to + 1) && sameFate(from, to + 1)) to += 1;
     if (to - from + 1 >= MIN_RUN && !open.has(from)) rows.push({ kind: "run", from, to });
     else for (let position = from; position <= to; position += 1) rows.push({ kind: "entry", position });
     from = to + 1;
