@@ -1,7 +1,8 @@
 /**
  * A snapshot opened to be looked at, held where it was read — the session worker, or the page when no worker
  * answers. The page gets it as it gets a projection: the payload body with stand-ins for images and long strings,
- * and only the first items of a long main list (see page-payload.ts); it asks for the rest by the snapshot's id —
+ * and only the first items of a long main list (see page-payload.ts), and the path in columns with everything that
+ * names path entries already turned into positions; it asks for the rest by the snapshot's id —
  * items as they are scrolled to, an item's or the body's JSON to copy, the body as a file to download. A snapshot
  * that keeps its images is tens of MB, and receiving all of it held the page's thread for a third of a second.
  */
@@ -34,9 +35,11 @@ export interface PageSnapshot {
   readonly id: number;
   /**
    * The snapshot, with its payload body as the page holds it (stand-ins; the first items of a long list), and
-   * without its path, which comes as `path`.
+   * without its path and item sources, which come as `path` and `itemSources`.
    */
-  readonly snapshot: Omit<Snapshot, "path">;
+  readonly snapshot: Omit<Snapshot, "path" | "payload"> & {
+    readonly payload: Omit<Snapshot["payload"], "itemSources">;
+  };
   readonly path: PagePath;
   /** Per item of the payload's main list, the path positions it came from. */
   readonly itemSources: PackedLists;
@@ -59,15 +62,16 @@ export function pagePath(path: readonly SnapshotPathEntry[]): PagePath {
 
 /** The snapshot as the page holds it (see `PageSnapshot`). */
 export function pageSnapshot(id: number, snapshot: Snapshot, summary: SnapshotSummary): PageSnapshot {
-  const { path, ...rest } = snapshot;
-  const { body, listLength } = payloadForPage(snapshot.payload);
+  const { path, payload, ...rest } = snapshot;
+  const { itemSources, ...shownPayload } = payload;
+  const { body, listLength } = payloadForPage(payload);
   const positions = pathPositions(snapshot);
   const at = (refs: readonly string[]) => refs.flatMap((ref) => positions.get(ref) ?? []);
   return {
     id,
-    snapshot: { ...rest, payload: { ...snapshot.payload, body } },
+    snapshot: { ...rest, payload: { ...shownPayload, body } },
     path: pagePath(path),
-    itemSources: packLists(snapshot.payload.itemSources.map(at)),
+    itemSources: packLists(itemSources.map(at)),
     findings: snapshot.findings.map((f) => ({
       severity: f.severity,
       code: f.code as Finding["code"],
