@@ -139,13 +139,21 @@ interface Settings {
 
 const NO_SETTINGS: Settings = { thinkingLevel: "off", model: undefined, compaction: undefined, error: undefined };
 
+/** The settings with this model: the same object when the model is the same (most assistant messages repeat it). */
+function withModel(settings: Settings, provider: string, modelId: string): Settings {
+  const model = settings.model;
+  return model !== undefined && model.provider === provider && model.modelId === modelId
+    ? settings
+    : { ...settings, model: { provider, modelId } };
+}
+
 function settle(settings: Settings, entry: SessionEntry, position: number): Settings {
   const raw = entry.raw;
   switch (entry.type) {
     case "thinking_level_change":
       return { ...settings, thinkingLevel: raw["thinkingLevel"] as string };
     case "model_change":
-      return { ...settings, model: { provider: raw["provider"] as string, modelId: raw["modelId"] as string } };
+      return withModel(settings, raw["provider"] as string, raw["modelId"] as string);
     case "compaction":
       return { ...settings, compaction: position };
     case "message": {
@@ -155,9 +163,7 @@ function settle(settings: Settings, entry: SessionEntry, position: number): Sett
           ? settings
           : { ...settings, error: `the message entry on line ${entry.line} has no message; pi fails reading it` };
       const m = message as Record<string, unknown>;
-      return m["role"] === "assistant"
-        ? { ...settings, model: { provider: m["provider"] as string, modelId: m["model"] as string } }
-        : settings;
+      return m["role"] === "assistant" ? withModel(settings, m["provider"] as string, m["model"] as string) : settings;
     }
     default:
       return settings;
