@@ -7,7 +7,7 @@ import type { Comparison, ItemChange } from "../core/diff/compare.ts";
 import { formatTokenDelta, formatTokens, formatUsd, formatUsdDelta } from "../core/diff/format.ts";
 import { compareSides, type CountSide } from "../core/diff/session.ts";
 import { resolveModelRef, type CompareSide } from "../core/diff/sides.ts";
-import type { TextDiff } from "../core/diff/text-diff.ts";
+import { shownRun, type DiffPart, type ShownRun, type TextDiff } from "../core/diff/text-diff.ts";
 import { changedRules, projectionOptions } from "../core/project/rules.ts";
 import { err, ok, type Result } from "../core/result.ts";
 import { resolveEntryRef, type EntryTree } from "../core/session/tree.ts";
@@ -127,16 +127,24 @@ const MARK: Readonly<Record<ItemChange["kind"], string>> = { added: "+", removed
 
 const figure = (f: TokenFigure | undefined) => (f ? `${formatTokens(f.value)} (${f.kind})` : "not counted");
 
-/** A text diff as git's --word-diff prints it: [-removed-]{+added+}, long kept runs shortened. */
-export function plainTextDiff(diff: TextDiff, keep = 60): string {
+/**
+ * Characters kept at each end of a long run: unchanged text is context, removed and added text is the change. Fewer
+ * than the app shows, where the diff scrolls in a box: a rule that truncates a tool result removes thousands of lines.
+ */
+const KEEP: Readonly<Record<DiffPart["op"], number>> = { same: 60, removed: 400, added: 400 };
+
+/** "[… 19,680 characters unchanged …]", "[… 39,978,000 more characters removed …]" */
+const leftOut = ({ op, skipped }: ShownRun): string =>
+  `[… ${skipped.toLocaleString("en")} ${op === "same" ? "characters unchanged" : `more characters ${op}`} …]`;
+
+/** A text diff as git's --word-diff prints it: [-removed-]{+added+}, long runs shortened to their ends. */
+export function plainTextDiff(diff: TextDiff): string {
   if (diff.addedChars === 0 && diff.removedChars === 0) return "(the text the model reads is the same)";
   const text = diff.parts
     .map((part) => {
-      if (part.op === "removed") return `[-${part.text}-]`;
-      if (part.op === "added") return `{+${part.text}+}`;
-      return part.text.length > 2 * keep
-        ? `${part.text.slice(0, keep)} … ${part.text.slice(part.text.length - keep)}`
-        : part.text;
+      const run = shownRun(part, KEEP[part.op]);
+      const shown = run.skipped > 0 ? `${run.head}${leftOut(run)}${run.tail}` : run.head;
+      return part.op === "removed" ? `[-${shown}-]` : part.op === "added" ? `{+${shown}+}` : shown;
     })
     .join("");
   return diff.exact ? text : `${text}\n(coarse: the texts differ too much for an exact diff)`;

@@ -4,16 +4,10 @@
  * session differ in 40,000 changes, which in one message took the page 130 ms to read and as long again to collect.
  */
 import type { Comparison, ItemChange } from "../core/diff/compare.ts";
-import type { DiffPart, TextDiff } from "../core/diff/text-diff.ts";
+import { shownRun, type DiffPart, type ShownRun, type TextDiff } from "../core/diff/text-diff.ts";
 
 /** A run of a text diff as the page draws it: a long run keeps its two ends, and says how much is left out. */
-export interface PageDiffRun {
-  readonly op: DiffPart["op"];
-  readonly head: string;
-  /** Characters left out between `head` and `tail`. */
-  readonly skipped: number;
-  readonly tail: string;
-}
+export type PageDiffRun = ShownRun;
 
 export interface PageTextDiff extends Omit<TextDiff, "parts"> {
   readonly runs: readonly PageDiffRun[];
@@ -35,17 +29,7 @@ export interface IndexedChange {
  */
 const KEEP: Readonly<Record<DiffPart["op"], number>> = { same: 160, removed: 1000, added: 1000 };
 
-/** `text` cut at `at`, moved back one so as not to split a surrogate pair. */
-const cutAt = (text: string, at: number): number =>
-  at > 0 && at < text.length && (text.charCodeAt(at - 1) & 0xfc00) === 0xd800 ? at - 1 : at;
-
-function pageRun({ op, text }: DiffPart): PageDiffRun {
-  const keep = KEEP[op];
-  if (text.length <= 2 * keep + 40) return { op, head: text, skipped: 0, tail: "" };
-  const headEnd = cutAt(text, keep);
-  const tailStart = cutAt(text, text.length - keep);
-  return { op, head: text.slice(0, headEnd), skipped: tailStart - headEnd, tail: text.slice(tailStart) };
-}
+const pageRun = (part: DiffPart): PageDiffRun => shownRun(part, KEEP[part.op]);
 
 /** A text diff as the page draws it (its figures count every character, drawn or not). */
 export function pageTextDiff({ parts, ...figures }: TextDiff): PageTextDiff {

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/temp.ts";
+import { plainTextDiff } from "../../src/cli/diff.ts";
+import { diffText } from "../../src/core/diff/text-diff.ts";
 import { compareSession } from "./diff-fixtures.ts";
 
 const run = promisify(execFile);
@@ -143,5 +145,21 @@ describe("cli diff", () => {
       expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code, stdout: "" });
       expect(result.stderr).toMatch(message);
     }
+  });
+});
+
+describe("--text-diff", () => {
+  it("shortens long runs to their ends and says how much it left out", () => {
+    const kept = "kept line\n".repeat(100);
+    const gone = "0123456789".repeat(10_000);
+    const text = plainTextDiff(diffText(`${kept}${gone}`, `${kept}[cut]`));
+    expect(text.startsWith(`${kept.slice(0, 60)}[… 880 characters unchanged …]${kept.slice(-60)}[-0123`)).toBe(true);
+    expect(text).toContain(`${gone.slice(0, 400)}[… 99,200 more characters removed …]${gone.slice(-400)}-]{+[cut]+}`);
+    expect(text.length).toBeLessThan(1_100);
+  });
+
+  it("shows short runs whole, and says when only how the text is sent differs", () => {
+    expect(plainTextDiff(diffText("one two three", "one 2 three"))).toBe("one [-two-]{+2+} three");
+    expect(plainTextDiff(diffText("same", "same"))).toBe("(the text the model reads is the same)");
   });
 });

@@ -83,3 +83,27 @@ export function diffText(a: string, b: string, options: TextDiffOptions = {}): T
   }
   return { unit, parts, exact: edits !== undefined, addedChars, removedChars };
 }
+
+/** A run of a text diff as shown: a long run keeps its two ends, and says how much is left out between them. */
+export interface ShownRun {
+  readonly op: DiffPart["op"];
+  readonly head: string;
+  /** Characters left out between `head` and `tail`. */
+  readonly skipped: number;
+  readonly tail: string;
+}
+
+/** `text` cut at `at`, moved back one so as not to split a surrogate pair. */
+const cutAt = (text: string, at: number): number =>
+  at > 0 && at < text.length && (text.charCodeAt(at - 1) & 0xfc00) === 0xd800 ? at - 1 : at;
+
+/**
+ * A run shortened to `keep` characters at each end, when leaving out the middle saves more than a note's worth. A
+ * tool result truncated by a rule is a removed run of tens of MB: shown whole, it buries the change around it.
+ */
+export function shownRun({ op, text }: DiffPart, keep: number): ShownRun {
+  if (text.length <= 2 * keep + 40) return { op, head: text, skipped: 0, tail: "" };
+  const headEnd = cutAt(text, keep);
+  const tailStart = cutAt(text, text.length - keep);
+  return { op, head: text.slice(0, headEnd), skipped: tailStart - headEnd, tail: text.slice(tailStart) };
+}
