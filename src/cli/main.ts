@@ -63,6 +63,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const run = COMMANDS[command];
   if (!run) return out.fail(`unknown command "${command}"\n${HELP}`);
+  if (rest.includes("--help") || rest.includes("-h")) {
+    out.line(HELP);
+    return 0;
+  }
   const models = await useModelsJson(rest);
   if (models.problem !== undefined) return out.fail(models.problem);
   return run(models.rest, out);

@@ -152,6 +152,15 @@ describe("cli payload", () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("prints the usage of every command for --help, given alone or to a command", async () => {
+    for (const args of [["--help"], ["diff", "--help"], ["tokens", file("linear"), "-h"]]) {
+      const help = await cli(...args);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain("usage: npm run cli -- <command>");
+      expect(help.stdout).toContain("tokens FILE --turns");
+    }
+  });
+
   it("loads a damaged session with its diagnostics on stderr", async () => {
     const { code, stdout, stderr } = await cli("payload", file("malformed-line"));
     expect(code).toBe(0);
