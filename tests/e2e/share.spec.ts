@@ -206,7 +206,9 @@ test("damaged, newer and foreign snapshots, and a cut link, each get a clear mes
   await expect(alert()).toContainText("ask for the snapshot file instead");
 });
 
-test("a compacted path's summarised entries are one row that lists them, a page at a time", async ({ page }) => {
+test("a compacted path's summarised entries are one row that lists them, a page at a time, and folds again", async ({
+  page,
+}) => {
   await openApp(page);
   // m1, u1…u1200, then a compaction keeping u1200, then one more prompt: 1,200 entries are summarised.
   const prompts = Array.from({ length: 1200 }, (_, i) =>
@@ -251,6 +253,10 @@ test("a compacted path's summarised entries are one row that lists them, a page 
     .getByRole("button", { name: /^line \d+$/ })
     .click();
   await expect(rows.last()).toHaveAttribute("aria-current", "true");
+  // The opened run folds back into one row.
+  await rows.first().getByRole("button", { name: "Fold 1,200 into one row" }).click();
+  await expect(rows).toHaveCount(4);
+  await expect(rows.first()).toContainText("line 2 … 1,200 entries to line 1201");
 });
 
 test("axe finds no serious or critical problems in the share review or the snapshot view", async ({ page }) => {

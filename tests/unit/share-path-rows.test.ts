@@ -41,10 +41,12 @@ describe("pathRows", () => {
     ]);
   });
 
-  it("lists an opened run entry by entry", () => {
-    expect(pathRows(path, inPayload, new Set([0])).slice(0, 6)).toEqual(
-      [0, 1, 2, 3, 4, 5].map((position) => ({ kind: "entry", position })),
-    );
+  it("lists an opened run entry by entry, its first entry saying where the run ends", () => {
+    expect(pathRows(path, inPayload, new Set([0])).slice(0, 7)).toEqual([
+      { kind: "entry", position: 0, opensTo: 5 },
+      ...[1, 2, 3, 4, 5].map((position) => ({ kind: "entry", position })),
+      expect.not.objectContaining({ opensTo: expect.anything() }),
+    ]);
   });
 
   it("lists every entry of the path exactly once", () => {

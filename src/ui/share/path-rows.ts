@@ -6,8 +6,8 @@
 import type { PagePath } from "../../worker/page-snapshot.ts";
 
 export type PathRow =
-  /** One entry, by its path position. */
-  | { readonly kind: "entry"; readonly position: number }
+  /** One entry, by its path position; the first entry of an opened run says where the run ends, to fold it again. */
+  | { readonly kind: "entry"; readonly position: number; readonly opensTo?: number }
   /** Entries `from`–`to` (path positions, inclusive): the same fate, none in the payload. */
   | { readonly kind: "run"; readonly from: number; readonly to: number };
 
@@ -27,8 +27,12 @@ export function pathRows(
   for (let from = 0; from < length;) {
     let to = from;
     if (!inPayload.has(from)) while (to + 1 < length && !inPayload.has(to + 1) && sameFate(from, to + 1)) to += 1;
-    if (to - from + 1 >= MIN_RUN && !open.has(from)) rows.push({ kind: "run", from, to });
-    else for (let position = from; position <= to; position += 1) rows.push({ kind: "entry", position });
+    const run = to - from + 1 >= MIN_RUN;
+    if (run && !open.has(from)) rows.push({ kind: "run", from, to });
+    else {
+      rows.push(run ? { kind: "entry", position: from, opensTo: to } : { kind: "entry", position: from });
+      for (let position = from + 1; position <= to; position += 1) rows.push({ kind: "entry", position });
+    }
     from = to + 1;
   }
   return rows;
