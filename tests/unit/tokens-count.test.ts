@@ -178,6 +178,18 @@ describe("counting a projection", () => {
     expect(() => new TokenCountCache(0)).toThrow(/positive capacity/);
   });
 
+  it("counts an image whose data is not a string (pi writes none) as the URL the body holds, of unknown size", () => {
+    const odd = ourSession(
+      session(header(), toolResult("e0", null, "toolu_01", [{ type: "image", data: {}, mimeType: "image/png" }])),
+    );
+    const model = findModel("openai", "gpt-5.1-codex")!;
+    const p = projectLeaf(odd, odd.defaultLeaf!, { model });
+    if (!p.ok) throw new Error(p.error);
+    expect(JSON.stringify(p.value.payload.body)).toContain("data:image/png;base64,[object Object]");
+    const counts = countPayload(p.value, new TokenCounter({ o200k: recordingTokenizer("o200k") }), ["o200k"]);
+    expect(counts.items.flatMap((item) => item.images)).toEqual([undefined]);
+  });
+
   it("says which tokenizer is missing instead of counting without it", () => {
     const p = projectLeaf(tree, tree.defaultLeaf!);
     if (!p.ok) throw new Error(p.error);
