@@ -32,7 +32,8 @@ function standIn(value: unknown, key: string | number, holder: unknown, outer: u
     return binaryStandIn(format, value.byteLength);
   }
   const behind = dataUrlIn(value);
-  if (behind) {
+  // Image data that is not a string (pi writes none) makes a short URL, shown as it is: `data:…;base64,[object Object]`.
+  if (behind && typeof behind.image.data === "string") {
     // The URL itself is never read (that would copy the image into it): its image says what it is.
     const { image } = behind;
     return { ...value, [behind.key]: binaryStandIn(image.mimeType, base64Bytes(image.data)) };

@@ -15,6 +15,7 @@ import { indexTree, leavesOf, type EntryTree } from "../../src/core/session/tree
 import { TokenCounter } from "../../src/core/tokens/count.ts";
 import { projectionTokens } from "../../src/core/tokens/projection.ts";
 import type { Tokenizer, TokenizerName } from "../../src/core/tokens/tokenizer.ts";
+import { payloadForPage, payloadJson } from "../../src/worker/page-payload.ts";
 import { expectNoPollution, expectStatedError, expectThat, noThrow, tally, unlessKnown } from "./check.ts";
 import { unserialisable } from "./json.ts";
 
@@ -87,6 +88,13 @@ function checkProjection(tree: EntryTree, p: Projection, options: ProjectionOpti
     [...p.fates.keys()].every((e) => onPath.has(e)),
     `${where}: a fate for an entry off the path`,
   );
+  // What the worker posts to the page for the payload view, and the JSON it writes for a copy or a download.
+  const page = noThrow("payloadForPage", () => payloadForPage(p.payload));
+  expectThat(
+    page.listLength === list.length,
+    `${where}: the page is told of ${page.listLength} items, not ${list.length}`,
+  );
+  noThrow("payloadJson", () => payloadJson(p.payload, undefined));
   const findings = noThrow("validateProjection", () => validateProjection(p, { transform: options.transform ?? {} }));
   for (const f of findings) {
     expectStatedError(`finding ${f.code}`, f.message);

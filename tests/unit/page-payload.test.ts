@@ -114,6 +114,19 @@ describe.each(MODELS)("the payload for %s/%s", (provider, id) => {
   });
 });
 
+describe("image data that is not a string (pi writes none)", () => {
+  it("reaches the page as the short URL the body holds, and is written as JSON.stringify writes it", () => {
+    const odd = ourSession(
+      session(header(), toolResult("r1", null, "call_1", [{ type: "image", data: {}, mimeType: "image/png" }])),
+    );
+    const p = projectLeaf(odd, odd.defaultLeaf!, { model: findModel("openai", "gpt-5.1-codex")! });
+    if (!p.ok) throw new Error(p.error);
+    const page = payloadForPage(p.value.payload);
+    expect(JSON.stringify(page.body)).toContain('"image_url":"data:image/png;base64,[object Object]"');
+    expect(payloadJson(p.value.payload, undefined)).toBe(JSON.stringify(p.value.payload.body, null, 2));
+  });
+});
+
 describe("long strings of the main list's items", () => {
   // The emoji's two halves straddle the head's end: the head stops before it rather than split it.
   const ASK = `${"a".repeat(TEXT_HEAD_CHARS - 1)}🙂${"b".repeat(4000)}`;
