@@ -32,8 +32,7 @@ function standIn(value: unknown, key: string | number, holder: unknown, outer: u
     return binaryStandIn(format, value.byteLength);
   }
   const behind = dataUrlIn(value);
-  // Image data that is not a string (pi writes none) makes a short URL, shown as it is: `data:…;base64,[object Object]`.
-  if (behind && typeof behind.image.data === "string") {
+  if (behind) {
     // The URL itself is never read (that would copy the image into it): its image says what it is.
     const { image } = behind;
     return { ...value, [behind.key]: binaryStandIn(image.mimeType, base64Bytes(image.data)) };

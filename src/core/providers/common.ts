@@ -217,9 +217,13 @@ export function imageDataUrl(image: ImageContent): string {
  */
 const dataUrls = new WeakMap<object, { readonly key: string; readonly image: ImageContent }>();
 
-/** `holder`, remembered as holding the data URL of `image` under `key`. */
+/**
+ * `holder`, remembered as holding the data URL of `image` under `key`. Only for base64 data: data of another kind
+ * (pi writes none, a damaged file may hold it) makes a short URL such as `data:image/png;base64,[object Object]`,
+ * which is read as the string it is.
+ */
 export function dataUrlHolder<T extends object>(holder: T, key: keyof T & string, image: ImageContent): T {
-  dataUrls.set(holder, { key, image });
+  if (typeof image.data === "string") dataUrls.set(holder, { key, image });
   return holder;
 }
 

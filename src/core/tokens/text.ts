@@ -3,7 +3,7 @@
  * the system prompt and tool definitions, found by walking the provider's JSON. Ids, signatures, encrypted
  * reasoning, cache markers and type tags are not prompt text and are never tokenised.
  */
-import { dataUrlIn, imageDataUrl } from "../providers/common.ts";
+import { dataUrlIn } from "../providers/common.ts";
 
 /** Base64 image data (or a data: URL, or raw bytes) found in an item. */
 export type ImageData = string | Uint8Array;
@@ -106,8 +106,7 @@ function asBytes(value: unknown): Uint8Array | undefined {
  */
 function imageOf(node: Json): ImageData | undefined {
   const behind = dataUrlIn(node);
-  // Session data that is not a string (pi writes none) reaches the body as the URL pi-ai writes of it.
-  if (behind) return typeof behind.image.data === "string" ? behind.image.data : imageDataUrl(behind.image);
+  if (behind) return behind.image.data;
   const source = node["source"];
   if (node["type"] === "image" && isObject(source) && typeof source["data"] === "string") return source["data"];
   if (node["type"] === "input_image" && typeof node["image_url"] === "string") return node["image_url"];
