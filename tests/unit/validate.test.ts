@@ -44,6 +44,12 @@ describe("validateProjection", () => {
     ]);
   });
 
+  it("a tool call without a result whose id is not a string (pi writes none) is still reported", () => {
+    const odd = { type: "toolCall", id: { toString: 1 }, name: "read", arguments: {} };
+    const s = session(header(), user("u1", null), assistant("a1", "u1", [odd]), user("u2", "a1", "next"));
+    expect(findings(s)).toEqual([{ code: "tool-call-without-result", severity: "warning", entries: ["a1"] }]);
+  });
+
   it("a tool result without a call, including one whose call was in a dropped aborted turn", () => {
     const orphan = session(header(), user("u1", null), toolResult("r1", "u1", "nobody"));
     expect(findings(orphan)).toEqual([{ code: "tool-result-without-call", severity: "error", entries: ["r1"] }]);

@@ -63,13 +63,13 @@ export function validateProjection(projection: Projection, options: ValidateOpti
           ? {
               severity: "warning",
               code: "tool-call-without-result",
-              message: `tool call ${fieldText(call.name)} (${id}) has no result; pi-ai sends "No result provided" as an error result in its place`,
+              message: `tool call ${fieldText(call.name)} (${fieldText(id)}) has no result; pi-ai sends "No result provided" as an error result in its place`,
               entries: [call.entry],
             }
           : {
               severity: "error",
               code: "tool-call-without-result",
-              message: `tool call ${fieldText(call.name)} (${id}) has no result, and with synthetic results switched off the provider would reject the request`,
+              message: `tool call ${fieldText(call.name)} (${fieldText(id)}) has no result, and with synthetic results switched off the provider would reject the request`,
               entries: [call.entry],
             },
       );
