@@ -13,6 +13,7 @@ import {
 import { sessionTurns } from "../../src/core/tokens/anchors.ts";
 import { TokenCounter } from "../../src/core/tokens/count.ts";
 import { someTurnFeatures, turnFeatures } from "../../src/core/tokens/estimate.ts";
+import { assistant, header, session, user } from "../support/build.ts";
 import { ourSession } from "../support/ours.ts";
 import { longSession, recordingTokenizer } from "./tokens-fixtures.ts";
 
@@ -56,5 +57,35 @@ describe("a spread of a long session's turns", () => {
     expect(report.anchored.turns).toBeGreaterThan(MEASURED_TURNS - 4);
     const short = sessionAccuracy(ourSession(longSession(20)), counter());
     expect(short.anchored.of).toBeUndefined();
+  });
+});
+
+describe("turns recorded on or below a parent cycle", () => {
+  // pi would loop forever rebuilding these turns' requests; their anchors once looped here too, growing an array
+  // until the process died (found by the engine fuzz target). They are measured as turns without a request.
+  const cyclic = session(
+    header(),
+    user("u1", "a1", "a"),
+    assistant("a1", "u2", "b"),
+    user("u2", "u1", "c"),
+    assistant("a2", "u2", "below the cycle"),
+    user("u4", null, "root"),
+    assistant("a4", "u4", "fine"),
+  );
+
+  it("get no anchors and say why their request cannot be built, and the others are measured", () => {
+    const tree = ourSession(cyclic);
+    const features = turnFeatures(tree, counter());
+    expect(features.map((f) => [tree.entries[f.turn.entry]!.id, f.first, f.previous])).toEqual([
+      ["a1", undefined, undefined],
+      ["a2", undefined, undefined],
+      ["a4", undefined, undefined],
+    ]);
+    expect(features[0]!.error).toMatch(/parent cycle/);
+    expect(features[1]!.error).toMatch(/parent cycle/);
+    expect(features[2]!.error).toBeUndefined();
+    // They are left out of the figures: the same as the session's one rooted branch alone.
+    const rooted = ourSession(session(header(), user("u4", null, "root"), assistant("a4", "u4", "fine")));
+    expect(sessionAccuracy(tree, counter())).toEqual(sessionAccuracy(rooted, counter()));
   });
 });

@@ -117,7 +117,7 @@ function tableOf(tree: EntryTree, session: SessionAnchors, provider: string, mod
  * Fills the table for `entry` and every ancestor not filled yet, root first. For an entry with parent p:
  * the earliest at all is p's, else the entry's own turn; the earliest since the resume restarts at the entry
  * when the pause from p is a resume; the latest is the entry's own turn, none at a compaction, else p's.
- * The path to `entry` must not run into a parent cycle (a projection's path never does).
+ * False, filling nothing, when the path to `entry` runs into a parent cycle: it has no root, and pi could not walk it.
  */
 function fill(
   tree: EntryTree,
@@ -126,9 +126,11 @@ function fill(
   entry: number,
   provider: string,
   modelId: string,
-) {
+): boolean {
   const unfilled: number[] = [];
+  const cycles = tree.inCycle.size > 0;
   for (let node: number | undefined = entry; node !== undefined && table.atAll[node] === UNKNOWN;) {
+    if (cycles && tree.inCycle.has(node)) return false;
     unfilled.push(node);
     node = tree.parentOf[node];
   }
@@ -149,13 +151,19 @@ function fill(
     table.previous[node] =
       own !== NONE ? own : tree.entries[node]?.type === "compaction" ? NONE : (table.previous[parent] as number);
   }
+  return true;
 }
 
-/** The anchors on the path to `entry` (the entry included) for `provider`/`modelId`. */
+const NO_ANCHORS: Anchors = Object.freeze({ previous: undefined, sinceResume: undefined, atAll: undefined });
+
+/**
+ * The anchors on the path to `entry` (the entry included) for `provider`/`modelId`; none on a path that runs into a
+ * parent cycle (a turn recorded below one, whose request cannot be rebuilt).
+ */
 export function anchorsAt(tree: EntryTree, entry: number, provider: string, modelId: string): Anchors {
   const session = sessionAnchors(tree);
   const table = tableOf(tree, session, provider, modelId);
-  fill(tree, session, table, entry, provider, modelId);
+  if (!fill(tree, session, table, entry, provider, modelId)) return NO_ANCHORS;
   const at = (positions: Int32Array) => session.turns[positions[entry] as number];
   return { previous: at(table.previous), sinceResume: at(table.sinceResume), atAll: at(table.atAll) };
 }
