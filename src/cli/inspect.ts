@@ -1,6 +1,6 @@
 /** `inspect FILE`: what the file is, its statistics, and every diagnostic found while loading it. */
 import { describeDiagnostic } from "../core/session/diagnostics.ts";
-import { entryKind } from "../core/session/describe.ts";
+import { entryKind, sessionModels } from "../core/session/describe.ts";
 import { leavesOf, type EntryTree } from "../core/session/tree.ts";
 import { parse } from "./args.ts";
 import type { Output } from "./output.ts";
@@ -19,16 +19,6 @@ function count(values: Iterable<string>): string {
   );
 }
 
-function models(tree: EntryTree): string {
-  const seen = new Set<string>();
-  for (const e of tree.entries) {
-    const m = e.raw["message"] as Record<string, unknown> | undefined;
-    if (e.type === "message" && m?.["role"] === "assistant") seen.add(`${String(m["provider"])}/${String(m["model"])}`);
-    if (e.type === "model_change") seen.add(`${String(e.raw["provider"])}/${String(e.raw["modelId"])}`);
-  }
-  return [...seen].join(", ") || "none";
-}
-
 export function inspectLines(tree: EntryTree, path: string): string[] {
   const f = tree.file;
   const lines = [`file: ${path}`, `kind: ${f.kindDescription}`, `bytes: ${f.stats.bytes}`, `lines: ${f.stats.lines}`];
@@ -41,7 +31,7 @@ export function inspectLines(tree: EntryTree, path: string): string[] {
       `entries: ${tree.entries.length} (${count(tree.entries.map(entryKind))})`,
       `roots: ${tree.roots.length}, branch points: ${tree.children.filter((c) => c.length > 1).length}, leaves: ${leavesOf(tree).length}`,
       `labels: ${tree.labels.size}`,
-      `models: ${models(tree)}`,
+      `models: ${sessionModels(tree.entries).join(", ") || "none"}`,
     );
   }
   const diagnostics = [...f.diagnostics, ...tree.diagnostics];

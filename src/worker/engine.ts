@@ -3,6 +3,7 @@
  * Runs inside the worker, and in-process for tests (the same code either way).
  */
 import { clipNesting } from "../core/nesting.ts";
+import { fieldText } from "../core/session/describe.ts";
 import { TypedSearch } from "../core/session/filter.ts";
 import { Gestures, Slices } from "./slices.ts";
 import { SessionLoader } from "../core/session/load.ts";
@@ -499,16 +500,15 @@ function pairToolCalls(tree: EntryTree, index: number): Pick<EntryDetail, "toolC
     const calls = (message["content"] as Raw[]).filter((b) => b?.["type"] === "toolCall");
     return {
       toolCalls: calls.map((c) => ({
-        callId: String(c["id"]),
-        name: String(c["name"]),
-        result: findResult(tree, index, String(c["id"])),
+        callId: fieldText(c["id"]),
+        name: fieldText(c["name"]),
+        result: typeof c["id"] === "string" ? findResult(tree, index, c["id"]) : undefined,
       })),
       callEntry: undefined,
     };
   }
-  if (message?.["role"] === "toolResult")
-    return { toolCalls: [], callEntry: findCall(tree, index, String(message["toolCallId"])) };
-  return { toolCalls: [], callEntry: undefined };
+  const callId = message?.["role"] === "toolResult" ? message["toolCallId"] : undefined;
+  return { toolCalls: [], callEntry: typeof callId === "string" ? findCall(tree, index, callId) : undefined };
 }
 
 function findResult(tree: EntryTree, from: number, callId: string): number | undefined {

@@ -16,6 +16,7 @@ import {
 import { PI_DEFAULTS, projectionOptions, RULES, type Rule, type RuleSettings } from "../core/project/rules.ts";
 import { validateProjection, type Finding } from "../core/project/validate.ts";
 import { err, ok, type Result } from "../core/result.ts";
+import { fieldText, modelRefText } from "../core/session/describe.ts";
 import { pathToLeaf, type EntryTree } from "../core/session/tree.ts";
 import { packLists, type PackedLists } from "./packed-lists.ts";
 import { payloadForPage, type PagePayload } from "./page-payload.ts";
@@ -68,9 +69,9 @@ function customTypes(tree: EntryTree, path: readonly number[]): ProjectionView["
   for (const i of path) {
     const raw = tree.entries[i]?.raw;
     if (!raw) continue;
-    if (raw["type"] === "custom_message") extension.add(String(raw["customType"]));
+    if (raw["type"] === "custom_message") extension.add(fieldText(raw["customType"]));
     const message = raw["message"] as Record<string, unknown> | undefined;
-    if (raw["type"] === "message" && message?.["role"] === "custom") customRole.add(String(message["customType"]));
+    if (raw["type"] === "message" && message?.["role"] === "custom") customRole.add(fieldText(message["customType"]));
   }
   return { extension: [...extension].sort(), customRole: [...customRole].sort() };
 }
@@ -121,7 +122,7 @@ export function projectForView(
   }
   // The path's own model, read from the context the projection already built (no second pass over the path).
   const own = result.value.context.model;
-  const sessionModel = own ? `${String(own.provider)}/${String(own.modelId)}` : undefined;
+  const sessionModel = own ? modelRefText(own.provider, own.modelId) : undefined;
   const p = result.value;
   const options = projectionOptions(settings);
   return {

@@ -1,5 +1,5 @@
 /** Builds what the UI draws from a parsed session: compact per-entry columns and the session list fields. */
-import { entryKind, entryText, preview } from "../core/session/describe.ts";
+import { entryKind, entryText, preview, sessionModels } from "../core/session/describe.ts";
 import type { EntryTree } from "../core/session/tree.ts";
 import { codeStrings } from "./coded-strings.ts";
 import { packStrings } from "./packed-strings.ts";
@@ -35,16 +35,6 @@ function firstUserText(tree: EntryTree): string | undefined {
   return undefined;
 }
 
-function modelsOf(tree: EntryTree): string[] {
-  const seen = new Set<string>();
-  for (const e of tree.entries) {
-    const m = e.raw["message"] as Record<string, unknown> | undefined;
-    if (e.type === "message" && m?.["role"] === "assistant") seen.add(`${String(m["provider"])}/${String(m["model"])}`);
-    else if (e.type === "model_change") seen.add(`${String(e.raw["provider"])}/${String(e.raw["modelId"])}`);
-  }
-  return [...seen];
-}
-
 export function summarizeSession(tree: EntryTree, key: string): SessionSummary {
   const { file } = tree;
   const header = file.header;
@@ -60,7 +50,7 @@ export function summarizeSession(tree: EntryTree, key: string): SessionSummary {
     timestamp: typeof header?.timestamp === "string" ? header.timestamp : undefined,
     title: tree.name ?? firstUserText(tree) ?? file.name,
     version: file.version,
-    models: modelsOf(tree),
+    models: sessionModels(tree.entries),
     diagnostics: [...file.diagnostics, ...tree.diagnostics],
     entries: columns(tree),
     defaultLeaf: tree.defaultLeaf,

@@ -3,6 +3,7 @@
  * suite (tests/unit/fuzz.test.ts) runs each a few hundred times, `npm run fuzz` (scripts/fuzz.ts) ten thousand.
  */
 import fc from "fast-check";
+import { checkEngine, engineInput } from "./engine-properties.ts";
 import { damagedSession } from "./mutate.ts";
 import { hostileSessionText, hostileString } from "./inputs.ts";
 import { checkPipeline, pipelineModel, type PipelineInput } from "./pipeline-properties.ts";
@@ -121,6 +122,14 @@ export const FUZZ_TARGETS: readonly FuzzTarget<unknown>[] = [
     input: pipelineInput,
     check: checkPipeline,
     suiteRuns: 400,
+  }),
+  target({
+    name: "engine",
+    asserts: "the session engine answers every question the app asks of a damaged session, or says why it cannot",
+    input: engineInput,
+    check: checkEngine,
+    async: true,
+    suiteRuns: 150,
   }),
   target({
     name: "snapshot-text",

@@ -9,6 +9,7 @@ import { indexTree } from "../../src/core/session/tree.ts";
 import { createSnapshot } from "../../src/core/snapshot/create.ts";
 import { snapshotJson } from "../../src/core/snapshot/export.ts";
 import { parseSnapshot } from "../../src/core/snapshot/parse.ts";
+import { createInProcessClient } from "../../src/worker/in-process.ts";
 import { assistant, entry, header, modelChange, session, user } from "../support/build.ts";
 
 const HEADER = JSON.stringify(header());
@@ -137,5 +138,42 @@ describe("snapshots of damaged sessions read back", () => {
       1,
     );
     expect(read.ok && read.value.model.sessionModel).toBeUndefined();
+  });
+});
+
+describe("objects String() cannot print, in what the app asks of a session (engine fuzz target)", () => {
+  const odd = { toString: 1 };
+  const text = session(
+    header(),
+    { ...modelChange("m", null, "anthropic", "x"), provider: odd, modelId: odd },
+    entry("custom_message", "c", "m", { customType: odd, content: "hi", display: true }),
+    user("u", "c", "read it"),
+    assistant("a", "u", [{ type: "toolCall", id: odd, name: odd, arguments: {} }], { provider: "google" }),
+    entry("message", "r", "a", { message: { role: "toolResult", toolCallId: odd, toolName: odd, content: [] } }),
+  );
+
+  it("list the session, detail its entries and project it for a chosen model, as pi builds it", async () => {
+    const client = createInProcessClient();
+    const summary = await client.load("s", new Blob([text]), "odd.jsonl", () => undefined).done;
+    expect(summary.models).toEqual(["/", "google/claude-sonnet-4-5"]);
+    expect((await client.entry("s", 3))?.toolCalls).toEqual([{ callId: "", name: "", result: undefined }]);
+    expect((await client.entry("s", 4))?.callEntry).toBeUndefined();
+    const answer = await client.project("s", 4, PI_DEFAULTS, "google/gemini-2.5-pro");
+    expect(answer?.ok && answer.view.customTypes.extension).toEqual([""]);
+    const excluded = await client.project(
+      "s",
+      4,
+      { ...PI_DEFAULTS, dropExtensionTypes: [""] },
+      "google/gemini-2.5-pro",
+    );
+    expect(excluded?.ok && excluded.view.payload.listLength).toBe(answer?.ok && answer.view.payload.listLength - 1);
+  });
+
+  it("compare two leaves in words", async () => {
+    const client = createInProcessClient();
+    await client.load("s", new Blob([text]), "odd.jsonl", () => undefined).done;
+    const side = (leaf: number) => ({ leaf, settings: PI_DEFAULTS, model: "google/gemini-2.5-pro" });
+    const compared = await client.compare("s", side(2), side(4), false);
+    expect(compared?.ok).toBe(true);
   });
 });

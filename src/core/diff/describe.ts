@@ -4,6 +4,7 @@
  */
 import type { EntryFate, Projection } from "../project/project.ts";
 import { ruleById } from "../project/rules.ts";
+import { fieldText } from "../session/describe.ts";
 
 /** How to name an entry ("line 42"); the default says its index. */
 export type EntryLabel = (entry: number) => string;
@@ -18,17 +19,17 @@ function nounOf(message: Readonly<Record<string, unknown>>): string {
     case "assistant":
       return "assistant turn";
     case "toolResult":
-      return `tool result of ${String(message["toolName"] ?? "a tool")}`;
+      return `tool result of ${fieldText(message["toolName"] ?? "a tool")}`;
     case "bashExecution":
       return "bash output";
     case "custom":
-      return `extension message (${String(message["customType"] ?? "custom")})`;
+      return `extension message (${fieldText(message["customType"] ?? "custom")})`;
     case "branchSummary":
       return "branch summary";
     case "compactionSummary":
       return "compaction summary";
     default:
-      return `${String(message["role"] ?? "unknown")} message`;
+      return `${fieldText(message["role"] ?? "unknown")} message`;
   }
 }
 

@@ -5,6 +5,7 @@
  * Also returns the thinking level and model the path ends with, and why each path entry is or is not there.
  */
 import { err, ok, type Result } from "../result.ts";
+import { fieldText } from "../session/describe.ts";
 import type { SessionEntry } from "../session/types.ts";
 import { PerObject } from "./memo.ts";
 
@@ -71,21 +72,21 @@ function entryMessage(entry: SessionEntry, options: ContextOptions): AgentMessag
   switch (entry.type) {
     case "message": {
       const message = raw["message"] as AgentMessage;
-      if (message?.role === "custom" && options.excludeCustomRoleTypes?.includes(String(message["customType"]))) {
+      if (message?.role === "custom" && options.excludeCustomRoleTypes?.includes(fieldText(message["customType"]))) {
         return {
           kind: "excluded",
           rule: "custom-role-types",
-          reason: `custom-role message of type "${String(message["customType"])}" left out by rule`,
+          reason: `custom-role message of type "${fieldText(message["customType"])}" left out by rule`,
         };
       }
       return message;
     }
     case "custom_message":
-      if (options.excludeCustomTypes?.includes(String(raw["customType"]))) {
+      if (options.excludeCustomTypes?.includes(fieldText(raw["customType"]))) {
         return {
           kind: "excluded",
           rule: "extension-types",
-          reason: `extension message of type "${String(raw["customType"])}" left out by rule`,
+          reason: `extension message of type "${fieldText(raw["customType"])}" left out by rule`,
         };
       }
       return once(raw, () => ({

@@ -16,6 +16,7 @@ import { findModel } from "../models/registry.ts";
 import { MAX_NESTING } from "../nesting.ts";
 import { buildPayload } from "../providers/index.ts";
 import { err, ok, type Result } from "../result.ts";
+import { modelRefText } from "../session/describe.ts";
 import { pathToLeaf, type EntryTree } from "../session/tree.ts";
 import { toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
 import { toLlmMessages, type ConvertOptions, type LlmConversion } from "./convert.ts";
@@ -69,7 +70,9 @@ export function sessionModel(context: AgentContext): Result<ModelInfo> {
   const model = findModel(provider, modelId);
   return model
     ? ok(model)
-    : err(`the session's model ${provider}/${modelId} is not in pi-ai's model registry (nor in a models.json in use)`);
+    : err(
+        `the session's model ${modelRefText(provider, modelId)} is not in pi-ai's model registry (nor in a models.json in use)`,
+      );
 }
 
 const IN_CONTEXT: EntryFate = { kind: "in-context" };
@@ -346,5 +349,5 @@ export function pathModelRef(tree: EntryTree, leaf: number): string | undefined 
   if (!path.ok) return undefined;
   const context = toAgentMessages({ entries: tree.entries, indices: path.value });
   const model = context.ok ? context.value.model : undefined;
-  return model ? `${String(model.provider)}/${String(model.modelId)}` : undefined;
+  return model ? modelRefText(model.provider, model.modelId) : undefined;
 }

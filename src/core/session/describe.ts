@@ -10,6 +10,22 @@ export function fieldText(value: unknown): string {
   return typeof value === "object" && value !== null ? "" : String(value);
 }
 
+/** "PROVIDER/ID" of a model as an entry names it (a model_change, an assistant message), whatever the fields hold. */
+export function modelRefText(provider: unknown, modelId: unknown): string {
+  return `${fieldText(provider)}/${fieldText(modelId)}`;
+}
+
+/** Every model the session's entries name (model changes and assistant messages), in file order, each once. */
+export function sessionModels(entries: readonly SessionEntry[]): string[] {
+  const seen = new Set<string>();
+  for (const e of entries) {
+    const m = e.raw["message"] as Record<string, unknown> | undefined;
+    if (e.type === "message" && m?.["role"] === "assistant") seen.add(modelRefText(m["provider"], m["model"]));
+    else if (e.type === "model_change") seen.add(modelRefText(e.raw["provider"], e.raw["modelId"]));
+  }
+  return [...seen];
+}
+
 /** JSON of a value from the file, or "…" when it cannot be written (nested too deep for `JSON.stringify`). */
 function jsonText(value: unknown): string {
   try {

@@ -1,0 +1,120 @@
+/**
+ * The session engine on damaged sessions, asked what the app asks through its client: the summary that lists the
+ * file, the inspector's details of entries, searches, and at a few leaves the projection with its token count, rule
+ * effects, payload pages and copies, a comparison, the cache series and a share review. Every question is answered
+ * (an error the engine sends back is the app's error message, so it fails the property like a throw would); an
+ * answer that is a refusal says why.
+ */
+import fc from "fast-check";
+import { PI_DEFAULTS, type RuleSettings } from "../../src/core/project/rules.ts";
+import { DEFAULT_CHOICES } from "../../src/core/snapshot/export.ts";
+import { TREE_FILTERS } from "../../src/core/session/filter.ts";
+import type { Tokenizer, TokenizerName } from "../../src/core/tokens/tokenizer.ts";
+import type { SessionClient } from "../../src/worker/client.ts";
+import { createInProcessClient } from "../../src/worker/in-process.ts";
+import type { SessionSummary } from "../../src/worker/protocol.ts";
+import { expectNoPollution, expectStatedError, expectThat, noReject, tally } from "./check.ts";
+import { damagedSession } from "./mutate.ts";
+import { hostileSessionText, hostileString } from "./inputs.ts";
+import { FUZZ_MODELS, pipelineModel } from "./pipeline-properties.ts";
+
+export interface EngineInput {
+  readonly text: string;
+  readonly model: (typeof FUZZ_MODELS)[number];
+  readonly query: string;
+  /** One more leaf besides the branch tips and the default leaf (any entry can be a leaf). */
+  readonly extraLeaf: number;
+}
+
+export const engineInput: fc.Arbitrary<EngineInput> = fc.record({
+  text: fc.oneof(
+    { weight: 4, arbitrary: damagedSession({ values: 2, tree: 1, lines: 1 }) },
+    { weight: 1, arbitrary: hostileSessionText },
+  ),
+  model: pipelineModel,
+  query: hostileString,
+  extraLeaf: fc.nat(),
+});
+
+/** A stand-in tokenizer: a token per 4 characters (the real BPE ones are slow and tested elsewhere). */
+const quarter = async (name: TokenizerName): Promise<Tokenizer> => ({
+  name,
+  count: (text) => Math.ceil(text.length / 4),
+});
+
+/** Entries whose details are read (the inspector shows one at a time; a damaged session has a few dozen). */
+const DETAILS_READ = 40;
+
+/** Leaves asked about: the tips of the branches (a few), the default leaf and one more entry. */
+function leavesToAsk(summary: SessionSummary, extra: number): number[] {
+  const { parents, count } = summary.entries;
+  const hasChild = new Uint8Array(count);
+  for (let i = 0; i < count; i += 1) if (parents[i]! >= 0) hasChild[parents[i]!] = 1;
+  const leaves = new Set<number>();
+  for (let i = 0; i < count && leaves.size < 3; i += 1) if (!hasChild[i]) leaves.add(i);
+  if (summary.defaultLeaf !== undefined) leaves.add(summary.defaultLeaf);
+  if (count > 0) leaves.add(extra % count);
+  return [...leaves];
+}
+
+export async function checkEngine({ text, model, query, extraLeaf }: EngineInput): Promise<void> {
+  const client = createInProcessClient({}, quarter);
+  const summary = await noReject("load", () => client.load("s", new Blob([text]), "fuzz.jsonl", () => undefined).done);
+  tally(`loaded: ${summary.kind}`);
+  for (const d of summary.diagnostics) expectStatedError(`diagnostic ${d.code}`, d.message);
+  for (let i = 0; i < Math.min(summary.entries.count, DETAILS_READ); i += 1) {
+    const detail = await noReject(`entry ${i}`, () => client.entry("s", i));
+    expectThat(detail?.index === i, `entry ${i} answered with ${detail?.index}`);
+  }
+  for (const filter of TREE_FILTERS) await noReject(`search (${filter})`, () => client.search("s", query, filter, 0));
+  const ref = model === "session" ? undefined : model;
+  const leaves = leavesToAsk(summary, extraLeaf);
+  for (const leaf of leaves) await checkLeaf(client, leaf, PI_DEFAULTS, ref);
+  if (leaves.length >= 2) {
+    const [a, b] = [leaves[0]!, leaves.at(-1)!];
+    const side = (leaf: number) => ({ leaf, settings: PI_DEFAULTS, model: ref });
+    const compared = await noReject("compare", () => client.compare("s", side(a), side(b), true));
+    if (compared && !compared.ok) expectStatedError("compare", compared.error);
+    if (compared?.ok) {
+      await noReject("compareChanges", () =>
+        client.compareChanges("s", side(a), side(b), true, { unchanged: true, start: 0, end: 50 }),
+      );
+    }
+    const series = await noReject("cacheSeries", () => client.cacheSeries("s", side(b), "A"));
+    if (series && !series.ok) expectStatedError("cacheSeries", series.error);
+  }
+  await noReject("accuracy", () => client.accuracy("s"));
+  await noReject("remove", () => client.remove("s"));
+  expectNoPollution();
+}
+
+async function checkLeaf(client: SessionClient, leaf: number, settings: RuleSettings, model: string | undefined) {
+  const answer = await noReject(`project ${leaf}`, () => client.project("s", leaf, settings, model));
+  expectThat(answer !== undefined, `project ${leaf} was not answered`);
+  if (!answer.ok) {
+    expectStatedError(`project ${leaf}`, answer.error);
+    tally("refused");
+    return;
+  }
+  tally("projected");
+  const listLength = answer.view.payload.listLength;
+  await noReject("tokens", () => client.tokens("s", leaf, settings, model));
+  await noReject("ruleEffects", () => client.ruleEffects("s", leaf, settings, model));
+  await noReject("payloadJson", () => client.payloadJson("s", leaf, settings, model, undefined));
+  if (listLength > 0) await noReject("payloadJson item", () => client.payloadJson("s", leaf, settings, model, 0));
+  const items = await noReject("payloadItems", () =>
+    client.payloadItems("s", leaf, settings, model, 0, Math.min(listLength, 50)),
+  );
+  expectThat(items.length === Math.min(listLength, 50), `payloadItems gave ${items.length} items`);
+  await noReject("payloadFile", () => client.payloadFile("s", leaf, settings, model));
+  const share = await noReject("snapshot", () => client.snapshot("s", leaf, settings, model, undefined));
+  if (!share.ok) {
+    expectStatedError("snapshot", share.error);
+    return;
+  }
+  const output = await noReject("shareOutput", () =>
+    client.shareOutput(share.value.shareId, { ...DEFAULT_CHOICES, keepImages: true }),
+  );
+  if (!output.ok) expectStatedError("shareOutput", output.error);
+  await noReject("shareEnd", () => client.shareEnd(share.value.shareId));
+}
