@@ -48,5 +48,18 @@ export default ts.config(
       "no-restricted-globals": ["error", "document", "window", "process"],
     },
   },
+  {
+    files: ["src/**/*.ts", "src/**/*.svelte"],
+    ignores: ["src/core/zod.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name='safeParse']",
+          message: "check data from outside with checkData (src/core/zod.ts): zod's safeParse can throw on it.",
+        },
+      ],
+    },
+  },
   { files: ["src/core/zod.ts"], rules: { "no-restricted-imports": "off" } },
 );

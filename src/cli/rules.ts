@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import type { ToolDefinition } from "../core/llm/types.ts";
 import { err, ok, type Result } from "../core/result.ts";
+import { checkData } from "../core/zod.ts";
 import { PI_DEFAULTS, type RuleSettings } from "../core/project/rules.ts";
 import { BUILT_IN_PRESETS, builtInPreset, parsePresets, toolsSchema, type Preset } from "../core/project/presets.ts";
 import type { Options } from "./args.ts";
@@ -59,7 +60,7 @@ async function readTools(path: string): Promise<Result<ToolDefinition[]>> {
   } catch (error) {
     return err(`${path}: cannot read the tool definitions (${(error as Error).message})`);
   }
-  const parsed = toolsSchema.safeParse(data);
+  const parsed = checkData(toolsSchema, data);
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];
   return err(

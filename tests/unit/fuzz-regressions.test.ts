@@ -1,6 +1,8 @@
 /** Bugs the fuzzer (tests/fuzz) found in loading, the tree and snapshots, each pinned by the smallest input found. */
 import { describe, expect, it } from "vitest";
+import { readModelsJson } from "../../src/core/models/models-json.ts";
 import { findModel } from "../../src/core/models/registry.ts";
+import { parsePresets, toolsSchema } from "../../src/core/project/presets.ts";
 import { PI_DEFAULTS } from "../../src/core/project/rules.ts";
 import { entryText } from "../../src/core/session/describe.ts";
 import { searchEntries, TREE_FILTERS } from "../../src/core/session/filter.ts";
@@ -9,6 +11,7 @@ import { indexTree } from "../../src/core/session/tree.ts";
 import { createSnapshot } from "../../src/core/snapshot/create.ts";
 import { snapshotJson } from "../../src/core/snapshot/export.ts";
 import { parseSnapshot } from "../../src/core/snapshot/parse.ts";
+import { checkData } from "../../src/core/zod.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
 import { assistant, entry, header, modelChange, session, user } from "../support/build.ts";
 
@@ -175,5 +178,37 @@ describe("objects String() cannot print, in what the app asks of a session (engi
     const side = (leaf: number) => ({ leaf, settings: PI_DEFAULTS, model: "google/gemini-2.5-pro" });
     const compared = await client.compare("s", side(2), side(4), false);
     expect(compared?.ok).toBe(true);
+  });
+});
+
+describe("a length field holding an object, where a schema checks a length (zod 4 compared it and threw)", () => {
+  const trap = '{"length":{"toString":0}}';
+
+  it("makes a snapshot damaged at that place", () => {
+    const claude = findModel("anthropic", "claude-sonnet-4-5")!;
+    const made = createSnapshot(tree(JSON.stringify(user("u", null, "hi"))), 0, PI_DEFAULTS, claude);
+    if (!made.ok) throw new Error(made.error);
+    const json = snapshotJson(made.value).replace('"ref": "u"', `"ref": ${trap}`);
+    expect(parseSnapshot(json)).toEqual({
+      ok: false,
+      error:
+        'the snapshot is damaged: at leaf.ref: expected text or a list, found an object whose "length" field holds an object.',
+    });
+  });
+
+  it("makes a preset, a tool list or a models.json invalid at that place", () => {
+    const preset = parsePresets(`{"format":"context-lens/preset","version":1,"name":${trap},"settings":{}}`);
+    expect(!preset.ok && preset.error).toMatch(/^the preset file is not a valid preset: at name: expected text/);
+    expect(checkData(toolsSchema, JSON.parse(`[{"name":${trap},"description":"","parameters":{}}]`))).toMatchObject({
+      success: false,
+      error: { issues: [{ path: [0, "name"] }] },
+    });
+    const models = readModelsJson(
+      `{"providers":{"x":{"baseUrl":"http://x","api":"openai-completions","apiKey":"k","models":[{"id":${trap}}]}}}`,
+      [],
+    );
+    expect(!models.ok && models.error).toMatch(
+      /^it does not match pi's models.json schema: providers.x.models.0.id: expected text/,
+    );
   });
 });

@@ -9,7 +9,7 @@
  */
 import type { ModelInfo } from "../llm/types.ts";
 import { err, ok, type Result } from "../result.ts";
-import { z } from "../zod.ts";
+import { checkData, z } from "../zod.ts";
 
 const name = z.string().min(1);
 const level = z.union([z.string(), z.null()]).optional();
@@ -254,7 +254,7 @@ export function readModelsJson(text: string, builtIns: readonly ModelInfo[]): Re
   } catch (error) {
     return err(`it is not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  const checked = modelsConfig.safeParse(parsed);
+  const checked = checkData(modelsConfig, parsed);
   if (!checked.success) {
     const problems = checked.error.issues.slice(0, 5).map((issue) => `${issuePath(issue.path)}: ${issue.message}`);
     const more = checked.error.issues.length - problems.length;

@@ -2,7 +2,7 @@
  * Presets: named rule settings, exported and imported as JSON (a preset file names only what differs from pi), and
  * the presets that come with Context Lens.
  */
-import { z } from "../zod.ts";
+import { checkData, z } from "../zod.ts";
 import { parseJsonShallow } from "../nesting.ts";
 import { err, ok, type Result } from "../result.ts";
 import { PI_DEFAULTS, PI_VERSION, sameSetting, type RuleSettings } from "./rules.ts";
@@ -116,12 +116,12 @@ export function parsePresets(text: string, source = "the preset file"): Result<P
   }
   const format = (data as { format?: unknown } | null)?.format;
   if (format === PRESET_FORMAT) {
-    const parsed = presetSchema.safeParse(data);
+    const parsed = checkData(presetSchema, data);
     if (!parsed.success) return err(`${source} is not a valid preset: ${describeIssue(parsed.error.issues[0]!)}`);
     return ok([{ name: parsed.data.name, settings: withDefaults(parsed.data.settings) }]);
   }
   if (format === "context-lens/presets") {
-    const parsed = presetListSchema.safeParse(data);
+    const parsed = checkData(presetListSchema, data);
     if (!parsed.success) return err(`${source} is not a valid preset list: ${describeIssue(parsed.error.issues[0]!)}`);
     return ok(parsed.data.presets.map((p) => ({ name: p.name, settings: withDefaults(p.settings) })));
   }

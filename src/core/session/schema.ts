@@ -2,7 +2,7 @@
  * Stage 2: zod schemas for the pi 0.73.1 session format (header, every entry type, every message role).
  * Schemas are loose: unknown fields are kept (and reported by `validateEntry`), never stripped.
  */
-import { z } from "../zod.ts";
+import { checkData, z } from "../zod.ts";
 
 const text = z.looseObject({ type: z.literal("text"), text: z.string(), textSignature: z.string().optional() });
 const image = z.looseObject({ type: z.literal("image"), data: z.string(), mimeType: z.string() });
@@ -275,19 +275,19 @@ const messageConforms = conformanceOf(messageSchemas);
 /** Checks an entry of a known type (and its message) against the schema; returns what does not fit. */
 export function checkEntry(type: KnownEntryType, raw: Record<string, unknown>): SchemaIssue[] {
   if (!entryConforms[type](raw)) {
-    const result = entrySchemas[type].safeParse(raw);
+    const result = checkData(entrySchemas[type], raw);
     if (!result.success) return issuesOf(result.error, "");
   }
   if (type !== "message") return [];
   const message = raw["message"] as Record<string, unknown>;
   const role = message["role"];
   if (!isKnownRole(role) || messageConforms[role](message)) return [];
-  const checked = messageSchemas[role].safeParse(message);
+  const checked = checkData(messageSchemas[role], message);
   return checked.success ? [] : issuesOf(checked.error, "message");
 }
 
 export function checkHeader(raw: Record<string, unknown>): SchemaIssue[] {
-  const result = headerSchema.safeParse(raw);
+  const result = checkData(headerSchema, raw);
   return result.success ? [] : issuesOf(result.error, "");
 }
 

@@ -3,7 +3,7 @@
  * that says what the text is instead — not JSON, another kind of file, a snapshot of another version, or a
  * snapshot with a damaged field (named by its path).
  */
-import type { z } from "../zod.ts";
+import { checkData, type z } from "../zod.ts";
 import { MAX_NESTING, tooDeepAt } from "../nesting.ts";
 import { err, ok, type Result } from "../result.ts";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotSchema, type Snapshot } from "./schema.ts";
@@ -100,7 +100,7 @@ export function checkSnapshot(data: unknown, source = "the snapshot"): Result<Sn
     return err(
       `${source} has snapshot version ${JSON.stringify(version) ?? "(none)"}, which no Context Lens wrote; this one reads version ${SNAPSHOT_VERSION}.`,
     );
-  const parsed = snapshotSchema.safeParse(data);
+  const parsed = checkData(snapshotSchema, data);
   if (!parsed.success) return err(`${source} is damaged: ${describeIssues(parsed.error.issues)}.`);
   const problem = consistency(parsed.data);
   return problem ? err(`${source} is damaged: ${problem}.`) : ok(parsed.data);

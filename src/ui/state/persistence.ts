@@ -4,7 +4,7 @@
  * that says what was not saved, so the UI can tell the person and keep what is on screen.
  */
 import { del, get, set } from "idb-keyval";
-import { z } from "../../core/zod.ts";
+import { checkData, z } from "../../core/zod.ts";
 import { err, ok, type Result } from "../../core/result.ts";
 
 const LIBRARY_KEY = "context-lens/library";
@@ -42,7 +42,7 @@ export async function loadLibrary(): Promise<Result<{ library: Library; files: M
   try {
     const raw = await get(LIBRARY_KEY);
     if (raw === undefined) return ok({ library: EMPTY, files: new Map() });
-    const parsed = librarySchema.safeParse(raw);
+    const parsed = checkData(librarySchema, raw);
     if (!parsed.success)
       return err("The saved library is from another version or damaged; starting with an empty one.");
     const files = new Map<string, Blob>();
@@ -124,7 +124,7 @@ async function loadStored<T>(
   try {
     const raw = await get(key);
     if (raw === undefined) return ok(undefined);
-    const parsed = schema.safeParse(raw);
+    const parsed = checkData(schema, raw);
     return parsed.success ? ok(parsed.data) : err(damaged);
   } catch (error) {
     return err(`${what} could not be read: ${describeStorageError(error)}.`);
