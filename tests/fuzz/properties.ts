@@ -4,6 +4,7 @@
  */
 import fc from "fast-check";
 import { checkEngine, engineInput } from "./engine-properties.ts";
+import { checkImport, importInput } from "./import-properties.ts";
 import { damagedSession } from "./mutate.ts";
 import { hostileSessionText, hostileString } from "./inputs.ts";
 import { checkPipeline, pipelineModel, type PipelineInput } from "./pipeline-properties.ts";
@@ -130,6 +131,13 @@ export const FUZZ_TARGETS: readonly FuzzTarget<unknown>[] = [
     check: checkEngine,
     async: true,
     suiteRuns: 150,
+  }),
+  target({
+    name: "imports",
+    asserts: "a damaged models.json, preset or tool list is read or refused with why; what is read projects",
+    input: importInput,
+    check: checkImport,
+    suiteRuns: 300,
   }),
   target({
     name: "snapshot-text",
