@@ -115,6 +115,22 @@ async function checkLeaf(client: SessionClient, leaf: number, settings: RuleSett
   const output = await noReject("shareOutput", () =>
     client.shareOutput(share.value.shareId, { ...DEFAULT_CHOICES, keepImages: true }),
   );
-  if (!output.ok) expectStatedError("shareOutput", output.error);
   await noReject("shareEnd", () => client.shareEnd(share.value.shareId));
+  if (!output.ok) {
+    expectStatedError("shareOutput", output.error);
+    return;
+  }
+  // Opened again, as whoever it is shared with opens it: the file, and the link.
+  const { file, fileName, linkFragment } = output.value;
+  for (const source of [{ file, name: fileName }, { link: `https://lens.example/${linkFragment}` }]) {
+    const how = "file" in source ? "file" : "link";
+    const opened = await noReject(`openSnapshot (${how})`, () => client.openSnapshot(source));
+    expectThat(opened.ok, `the shared ${how} does not open: ${opened.ok ? "" : opened.error}`);
+    tally(`shared ${how} opened`);
+    const { id, listLength } = opened.value;
+    await noReject("snapshotItems", () => client.snapshotItems(id, 0, Math.min(listLength, 50)));
+    await noReject("snapshotJson", () => client.snapshotJson(id, undefined));
+    await noReject("snapshotFile", () => client.snapshotFile(id));
+    await noReject("closeSnapshot", () => client.closeSnapshot(id));
+  }
 }

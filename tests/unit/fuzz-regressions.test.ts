@@ -181,6 +181,33 @@ describe("objects String() cannot print, in what the app asks of a session (engi
   });
 });
 
+describe("a timestamp String() cannot print, on an extension message (engine fuzz target)", () => {
+  const text = session(
+    header(),
+    modelChange("m", null, "anthropic", "claude-sonnet-4-5"),
+    entry("custom_message", "c", "m", {
+      customType: "note",
+      content: "",
+      display: true,
+      timestamp: { toString: null },
+    }),
+    entry("custom", "x", "c", { customType: "ext", data: {} }),
+  );
+
+  it("fails the projection as it fails pi, naming the line, and the view still knows the session's model", async () => {
+    const client = createInProcessClient();
+    await client.load("s", new Blob([text]), "ts.jsonl", () => undefined).done;
+    expect(await client.project("s", 2, PI_DEFAULTS, undefined)).toEqual({
+      ok: false,
+      error:
+        "the path to line 4 holds data pi does not write, and projecting it failed (TypeError: Cannot convert " +
+        "object to primitive value); it fails at line 3 of ts.jsonl",
+      sessionModel: "anthropic/claude-sonnet-4-5",
+      unknownModel: undefined,
+    });
+  });
+});
+
 describe("a length field holding an object, where a schema checks a length (zod 4 compared it and threw)", () => {
   const trap = '{"length":{"toString":0}}';
 

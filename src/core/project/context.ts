@@ -207,6 +207,15 @@ function readSettings({
 }
 
 /**
+ * The model the path ends with, as pi reads it, without making its messages (which can fail on data pi does not
+ * write, where the model is still known); undefined when there is none or pi could not read the path's settings.
+ */
+export function pathModel(path: EntryPath): AgentContext["model"] {
+  const settings = readSettings(path);
+  return settings.ok ? settings.value.model : undefined;
+}
+
+/**
  * Where on the path the entries a compaction kept begin (its position when it kept none), per compaction: every
  * path through it shares the entries before it, and finding the first kept one walked them all for each request.
  */

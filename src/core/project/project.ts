@@ -18,7 +18,7 @@ import { buildPayload } from "../providers/index.ts";
 import { err, ok, type Result } from "../result.ts";
 import { modelRefText } from "../session/describe.ts";
 import { pathToLeaf, type EntryTree } from "../session/tree.ts";
-import { toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
+import { pathModel, toAgentMessages, type AgentContext, type ContextOptions } from "./context.ts";
 import { toLlmMessages, type ConvertOptions, type LlmConversion } from "./convert.ts";
 import { singleIndex } from "./memo.ts";
 import { PathFates } from "./path-fates.ts";
@@ -217,11 +217,42 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
     // a stage throw, as it would make pi throw: say so, and where, rather than fail the whole view.
     const line = tree.entries[leaf]?.line;
     const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    const culprit = firstThrowingEntry(tree, leaf, options);
+    const at =
+      culprit === undefined || culprit === leaf
+        ? ""
+        : `; it fails at line ${tree.entries[culprit]?.line} of ${tree.file.name}`;
     return err(
       `the path to ${line === undefined ? `entry ${leaf}` : `line ${line}`} holds data pi does not write, and ` +
-        `projecting it failed (${why})`,
+        `projecting it failed (${why})${at}`,
     );
   }
+}
+
+/**
+ * The entry where projecting the path to `leaf` first throws: the shortest path from the root whose projection
+ * throws ends with it (an entry pi does not write makes every path through it throw). Only asked after a throw: a
+ * few projections, by bisection.
+ */
+function firstThrowingEntry(tree: EntryTree, leaf: number, options: ProjectionOptions): number | undefined {
+  const path = pathToLeaf(tree, leaf);
+  if (!path.ok) return undefined;
+  const throws = (position: number): boolean => {
+    try {
+      project(tree, path.value[position] as number, options);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  let low = -1; // the path up to `low` projects, or says why it cannot
+  let high = path.value.length - 1; // the path up to `high` throws
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    if (throws(mid)) high = mid;
+    else low = mid;
+  }
+  return path.value[high];
 }
 
 /** What stage 7 is given besides the messages: the target model and the request's settings. */
@@ -347,7 +378,6 @@ function firstFailingMessage(
 export function pathModelRef(tree: EntryTree, leaf: number): string | undefined {
   const path = pathToLeaf(tree, leaf);
   if (!path.ok) return undefined;
-  const context = toAgentMessages({ entries: tree.entries, indices: path.value });
-  const model = context.ok ? context.value.model : undefined;
+  const model = pathModel({ entries: tree.entries, indices: path.value });
   return model ? modelRefText(model.provider, model.modelId) : undefined;
 }
