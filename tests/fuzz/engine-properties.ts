@@ -1,9 +1,10 @@
 /**
  * The session engine on damaged sessions, asked what the app asks through its client: the summary that lists the
  * file, the inspector's details of entries, searches, and at a few leaves the projection with its token count, rule
- * effects, payload pages and copies, a comparison, the cache series and a share review. Every question is answered
- * (an error the engine sends back is the app's error message, so it fails the property like a throw would); an
- * answer that is a refusal says why.
+ * effects, payload pages and copies, a comparison, the cache series and a share review, opened again. Every question
+ * is answered (an error the engine sends back is the app's error message, so it fails the property like a throw
+ * would); an answer that is a refusal says why. The page's own pure views of the answers are made too: the tree's
+ * layout, the inspector's view, text, markdown and raw JSON of each entry, and the payload view's rows.
  */
 import fc from "fast-check";
 import { PI_DEFAULTS, type RuleSettings } from "../../src/core/project/rules.ts";
@@ -12,8 +13,15 @@ import { TREE_FILTERS } from "../../src/core/session/filter.ts";
 import type { Tokenizer, TokenizerName } from "../../src/core/tokens/tokenizer.ts";
 import type { SessionClient } from "../../src/worker/client.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
-import type { SessionSummary } from "../../src/worker/protocol.ts";
-import { expectNoPollution, expectStatedError, expectThat, noReject, tally } from "./check.ts";
+import type { ProjectionView } from "../../src/worker/projection.ts";
+import type { EntryDetail, SessionSummary } from "../../src/worker/protocol.ts";
+import { entryText, toEntryView } from "../../src/ui/inspector/entry-view.ts";
+import { markdownToUnsafeHtml } from "../../src/ui/inspector/markdown.ts";
+import { formatRawJson } from "../../src/ui/inspector/raw-json.ts";
+import { buildRows } from "../../src/ui/payload/json-rows.ts";
+import { nodeText } from "../../src/ui/payload/row-text.ts";
+import { layoutTree } from "../../src/ui/tree/layout.ts";
+import { expectNoPollution, expectStatedError, expectThat, noReject, noThrow, tally } from "./check.ts";
 import { damagedSession } from "./mutate.ts";
 import { hostileSessionText, hostileString } from "./inputs.ts";
 import { FUZZ_MODELS, pipelineModel } from "./pipeline-properties.ts";
@@ -62,9 +70,11 @@ export async function checkEngine({ text, model, query, extraLeaf }: EngineInput
   const summary = await noReject("load", () => client.load("s", new Blob([text]), "fuzz.jsonl", () => undefined).done);
   tally(`loaded: ${summary.kind}`);
   for (const d of summary.diagnostics) expectStatedError(`diagnostic ${d.code}`, d.message);
+  noThrow("layoutTree", () => layoutTree(summary.entries, { leaf: summary.defaultLeaf, expanded: new Set() }));
   for (let i = 0; i < Math.min(summary.entries.count, DETAILS_READ); i += 1) {
     const detail = await noReject(`entry ${i}`, () => client.entry("s", i));
     expectThat(detail?.index === i, `entry ${i} answered with ${detail?.index}`);
+    inspectorViews(detail);
   }
   for (const filter of TREE_FILTERS) await noReject(`search (${filter})`, () => client.search("s", query, filter, 0));
   const ref = model === "session" ? undefined : model;
@@ -97,6 +107,7 @@ async function checkLeaf(client: SessionClient, leaf: number, settings: RuleSett
     return;
   }
   tally("projected");
+  payloadRows(answer.view);
   const listLength = answer.view.payload.listLength;
   await noReject("tokens", () => client.tokens("s", leaf, settings, model));
   await noReject("ruleEffects", () => client.ruleEffects("s", leaf, settings, model));
@@ -133,4 +144,20 @@ async function checkLeaf(client: SessionClient, leaf: number, settings: RuleSett
     await noReject("snapshotFile", () => client.snapshotFile(id));
     await noReject("closeSnapshot", () => client.closeSnapshot(id));
   }
+}
+
+/** What the inspector makes of an entry's details. */
+function inspectorViews(detail: EntryDetail): void {
+  const view = noThrow("toEntryView", () => toEntryView(detail.type, detail.raw));
+  const text = noThrow("entryText", () => entryText(view));
+  noThrow("markdownToUnsafeHtml", () => markdownToUnsafeHtml(text));
+  noThrow("formatRawJson", () => formatRawJson(detail.raw));
+}
+
+/** The payload view's rows, every one of them, with the text each node row shows. */
+function payloadRows(view: ProjectionView): void {
+  const { body, listKey } = view.payload;
+  const rows = noThrow("buildRows", () => buildRows(body, { listKey, folds: new Map(), fullStrings: new Set() }));
+  for (const row of noThrow("rows", () => rows.slice()))
+    if (row.kind === "node") noThrow("nodeText", () => nodeText(row));
 }
