@@ -26,8 +26,11 @@ export function inspectLines(tree: EntryTree, path: string): string[] {
     lines.push(
       `session: ${f.header.id}${tree.name ? ` "${tree.name}"` : ""}`,
       `file version: ${f.version}${f.version < 3 ? " (migrated to 3)" : ""}`,
-      ...(f.header.cwd ? [`cwd: ${f.header.cwd}`] : []),
-      ...(f.header.parentSession ? [`forked from: ${f.header.parentSession}`] : []),
+      // A field of another type is in the diagnostics below (the header does not match pi's schema).
+      ...(typeof f.header.cwd === "string" && f.header.cwd ? [`cwd: ${f.header.cwd}`] : []),
+      ...(typeof f.header.parentSession === "string" && f.header.parentSession
+        ? [`forked from: ${f.header.parentSession}`]
+        : []),
       `entries: ${tree.entries.length} (${count(tree.entries.map(entryKind))})`,
       `roots: ${tree.roots.length}, branch points: ${tree.children.filter((c) => c.length > 1).length}, leaves: ${leavesOf(tree).length}`,
       `labels: ${tree.labels.size}`,

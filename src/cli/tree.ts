@@ -62,7 +62,7 @@ export async function treeCommand(args: readonly string[], out: Output): Promise
   if (!t) return 1;
   const header = t.file.header!;
   out.line(
-    `session ${header.id} (file version ${t.file.version}, ${t.entries.length} entries${t.name ? `, "${t.name}"` : ""}${header.cwd ? `, cwd ${header.cwd}` : ""})`,
+    `session ${header.id} (file version ${t.file.version}, ${t.entries.length} entries${t.name ? `, "${t.name}"` : ""}${typeof header.cwd === "string" && header.cwd ? `, cwd ${header.cwd}` : ""})`,
   );
   for (const line of outline(t)) out.line(line);
   return 0;

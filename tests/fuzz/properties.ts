@@ -3,6 +3,7 @@
  * suite (tests/unit/fuzz.test.ts) runs each a few hundred times, `npm run fuzz` (scripts/fuzz.ts) ten thousand.
  */
 import fc from "fast-check";
+import { checkCli, cliInput } from "./cli-properties.ts";
 import { checkEngine, engineInput } from "./engine-properties.ts";
 import { checkImport, importInput } from "./import-properties.ts";
 import { damagedSession } from "./mutate.ts";
@@ -130,7 +131,15 @@ export const FUZZ_TARGETS: readonly FuzzTarget<unknown>[] = [
     input: engineInput,
     check: checkEngine,
     async: true,
-    suiteRuns: 150,
+    suiteRuns: 100,
+  }),
+  target({
+    name: "cli",
+    asserts: "every CLI command on a damaged session prints its result or why not, and exits 0 or 1",
+    input: cliInput,
+    check: checkCli,
+    async: true,
+    suiteRuns: 60,
   }),
   target({
     name: "imports",

@@ -186,6 +186,20 @@ describe("cli tree and inspect", () => {
   });
 });
 
+describe("cli tree and inspect on a header whose fields are not text", () => {
+  it("leave out what is not text (the diagnostics name it) instead of failing", async () => {
+    const odd = { toString: 0 };
+    writeFileSync(file("odd-header"), session(header({ cwd: odd, parentSession: odd }), user("u1", null, "hi")));
+    const inspect = await cli("inspect", file("odd-header"));
+    expect(inspect.code).toBe(0);
+    expect(inspect.stdout).not.toMatch(/^cwd:/m);
+    expect(inspect.stdout).toMatch(/line 1: warning: .*cwd: Invalid input: expected string, received object/);
+    const tree = await cli("tree", file("odd-header"));
+    expect(tree.code).toBe(0);
+    expect(tree.stdout).toContain("u1 L2 user: hi  ← leaf");
+  });
+});
+
 describe("cli payload on a header-only session", () => {
   it("says in an error line that there is no leaf, on the header's line", async () => {
     writeFileSync(

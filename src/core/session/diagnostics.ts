@@ -12,6 +12,7 @@ export type DiagnosticCode =
   | "missing-header"
   | "header-not-first"
   | "newer-version"
+  | "invalid-header"
   | "invalid-entry"
   | "unknown-entry-type"
   | "unknown-role"

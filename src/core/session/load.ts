@@ -8,6 +8,7 @@ import { parseJsonLine } from "./json-line.ts";
 import { LineSplitter, MAX_LINE_CHARS, type LineLimits, type LineStats, type LongLine, type RawLine } from "./lines.ts";
 import { classifyFile, isPiHeader } from "./kind.ts";
 import { migrateEntries, CURRENT_VERSION } from "./migrate.ts";
+import { checkHeader } from "./schema.ts";
 import { validateEntries } from "./validate.ts";
 import type { SessionFile, SessionHeader } from "./types.ts";
 
@@ -191,6 +192,15 @@ export function buildSessionFile(
       code: "newer-version",
       line: first.line,
       message: `The header says session version ${version}; this tool knows pi's version ${CURRENT_VERSION}. It was loaded as version ${CURRENT_VERSION}; newer fields are kept but may be shown as unknown.`,
+    });
+  }
+  const headerIssues = checkHeader(header);
+  if (headerIssues.length > 0) {
+    diagnostics.push({
+      severity: "warning",
+      code: "invalid-header",
+      line: first.line,
+      message: `Line ${first.line} (the session header) does not match pi's schema: ${headerIssues.map((i) => `${i.path || "(header)"}: ${i.message}`).join("; ")}. It was read as it is.`,
     });
   }
   const entries = migrateEntries(values, header, version, diagnostics);

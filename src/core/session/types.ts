@@ -2,13 +2,14 @@
 import type { Diagnostic } from "./diagnostics.ts";
 import type { LineStats } from "./lines.ts";
 
+/** The header line. Only `type` and `id` are checked before a file is taken for a session: the rest is as the file has it. */
 export interface SessionHeader {
   readonly type: "session";
-  readonly version?: number;
+  readonly version?: unknown;
   readonly id: string;
-  readonly timestamp?: string;
-  readonly cwd?: string;
-  readonly parentSession?: string;
+  readonly timestamp?: unknown;
+  readonly cwd?: unknown;
+  readonly parentSession?: unknown;
   readonly [key: string]: unknown;
 }
 
