@@ -253,10 +253,16 @@ test("a compacted path's summarised entries are one row that lists them, a page 
     .getByRole("button", { name: /^line \d+$/ })
     .click();
   await expect(rows.last()).toHaveAttribute("aria-current", "true");
-  // The opened run folds back into one row.
-  await rows.first().getByRole("button", { name: "Fold 1,200 into one row" }).click();
+  // The opened run folds back into one row, from its last entry (where the person is after scrolling through it)
+  // as from its first, and the focus goes to the folded row's button.
+  await rows.nth(1199).getByRole("button", { name: "Fold 1,200 into one row" }).click();
   await expect(rows).toHaveCount(4);
   await expect(rows.first()).toContainText("line 2 … 1,200 entries to line 1201");
+  await expect(rows.first().getByRole("button", { name: "List all 1,200" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(rows).toHaveCount(1203); // the pages shown before are kept
+  await rows.first().getByRole("button", { name: "Fold 1,200 into one row" }).click();
+  await expect(rows).toHaveCount(4);
 });
 
 test("axe finds no serious or critical problems in the share review or the snapshot view", async ({ page }) => {

@@ -41,11 +41,12 @@ describe("pathRows", () => {
     ]);
   });
 
-  it("lists an opened run entry by entry, its first entry saying where the run ends", () => {
+  it("lists an opened run entry by entry, its first and last entries saying which run they are in", () => {
     expect(pathRows(path, inPayload, new Set([0])).slice(0, 7)).toEqual([
-      { kind: "entry", position: 0, opensTo: 5 },
-      ...[1, 2, 3, 4, 5].map((position) => ({ kind: "entry", position })),
-      expect.not.objectContaining({ opensTo: expect.anything() }),
+      { kind: "entry", position: 0, inRun: { from: 0, to: 5 } },
+      ...[1, 2, 3, 4].map((position) => ({ kind: "entry", position })),
+      { kind: "entry", position: 5, inRun: { from: 0, to: 5 } },
+      expect.not.objectContaining({ inRun: expect.anything() }),
     ]);
   });
 

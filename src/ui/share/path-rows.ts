@@ -6,8 +6,16 @@
 import type { PagePath } from "../../worker/page-snapshot.ts";
 
 export type PathRow =
-  /** One entry, by its path position; the first entry of an opened run says where the run ends, to fold it again. */
-  | { readonly kind: "entry"; readonly position: number; readonly opensTo?: number }
+  /**
+   * One entry, by its path position. The first and the last entry of an opened run say which run they are in (its
+   * first and last positions), to fold it again from either end: after scrolling through 1,200 entries, the end is
+   * where the person is.
+   */
+  | {
+      readonly kind: "entry";
+      readonly position: number;
+      readonly inRun?: { readonly from: number; readonly to: number };
+    }
   /** Entries `from`–`to` (path positions, inclusive): the same fate, none in the payload. */
   | { readonly kind: "run"; readonly from: number; readonly to: number };
 
@@ -29,9 +37,12 @@ export function pathRows(
     if (!inPayload.has(from)) while (to + 1 < length && !inPayload.has(to + 1) && sameFate(from, to + 1)) to += 1;
     const run = to - from + 1 >= MIN_RUN;
     if (run && !open.has(from)) rows.push({ kind: "run", from, to });
+    else if (!run) for (let position = from; position <= to; position += 1) rows.push({ kind: "entry", position });
     else {
-      rows.push(run ? { kind: "entry", position: from, opensTo: to } : { kind: "entry", position: from });
-      for (let position = from + 1; position <= to; position += 1) rows.push({ kind: "entry", position });
+      const inRun = { from, to };
+      rows.push({ kind: "entry", position: from, inRun });
+      for (let position = from + 1; position < to; position += 1) rows.push({ kind: "entry", position });
+      rows.push({ kind: "entry", position: to, inRun });
     }
     from = to + 1;
   }
