@@ -22,7 +22,8 @@ import { buildRows } from "../../src/ui/payload/json-rows.ts";
 import { nodeText } from "../../src/ui/payload/row-text.ts";
 import { layoutTree } from "../../src/ui/tree/layout.ts";
 import { expectNoPollution, expectStatedError, expectThat, noReject, noThrow, tally } from "./check.ts";
-import { damagedSession } from "./mutate.ts";
+import { damagedText } from "./import-properties.ts";
+import { damagedSession, valueMutation } from "./mutate.ts";
 import { hostileSessionText, hostileString } from "./inputs.ts";
 import { FUZZ_MODELS, pipelineModel } from "./pipeline-properties.ts";
 
@@ -32,6 +33,8 @@ export interface EngineInput {
   readonly query: string;
   /** One more leaf besides the branch tips and the default leaf (any entry can be a leaf). */
   readonly extraLeaf: number;
+  /** A models.json put in use before the projections (damaged, or not), or none. */
+  readonly modelsJson: string | null;
 }
 
 export const engineInput: fc.Arbitrary<EngineInput> = fc.record({
@@ -42,6 +45,12 @@ export const engineInput: fc.Arbitrary<EngineInput> = fc.record({
   model: pipelineModel,
   query: hostileString,
   extraLeaf: fc.nat(),
+  modelsJson: fc.option(
+    fc
+      .array(fc.tuple(fc.nat(), valueMutation), { maxLength: 2 })
+      .map((mutations) => damagedText({ kind: "models.json", mutations, cutAt: 0 })),
+    { freq: 4 },
+  ),
 });
 
 /** A stand-in tokenizer: a token per 4 characters (the real BPE ones are slow and tested elsewhere). */
@@ -65,8 +74,24 @@ function leavesToAsk(summary: SessionSummary, extra: number): number[] {
   return [...leaves];
 }
 
-export async function checkEngine({ text, model, query, extraLeaf }: EngineInput): Promise<void> {
+export async function checkEngine(input: EngineInput): Promise<void> {
   const client = createInProcessClient({}, quarter);
+  try {
+    await askEverything(client, input);
+  } finally {
+    await client.models(undefined); // the registry is the thread's: the next case starts with pi-ai's own
+  }
+}
+
+async function askEverything(client: SessionClient, { text, model, query, extraLeaf, modelsJson }: EngineInput) {
+  let custom: string | undefined;
+  if (modelsJson !== null) {
+    const used = await noReject("models", () => client.models(modelsJson));
+    if (!used.ok) expectStatedError("models", used.error);
+    const first = used.ok ? used.value.custom[0] : undefined;
+    custom = first && `${first.provider}/${first.id}`;
+    tally(used.ok ? "models.json in use" : "models.json refused");
+  }
   const summary = await noReject("load", () => client.load("s", new Blob([text]), "fuzz.jsonl", () => undefined).done);
   tally(`loaded: ${summary.kind}`);
   for (const d of summary.diagnostics) expectStatedError(`diagnostic ${d.code}`, d.message);
@@ -80,6 +105,7 @@ export async function checkEngine({ text, model, query, extraLeaf }: EngineInput
   const ref = model === "session" ? undefined : model;
   const leaves = leavesToAsk(summary, extraLeaf);
   for (const leaf of leaves) await checkLeaf(client, leaf, PI_DEFAULTS, ref);
+  if (custom !== undefined && leaves.length > 0) await checkLeaf(client, leaves[0]!, PI_DEFAULTS, custom);
   if (leaves.length >= 2) {
     const [a, b] = [leaves[0]!, leaves.at(-1)!];
     const side = (leaf: number) => ({ leaf, settings: PI_DEFAULTS, model: ref });

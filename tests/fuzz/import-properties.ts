@@ -117,7 +117,7 @@ function baseText(kind: ImportKind): string {
 }
 
 /** The base document with the mutations applied to its parsed value, written again (and cut, when asked). */
-function damagedText({ kind, mutations, cutAt }: ImportInput): string {
+export function damagedText({ kind, mutations, cutAt }: ImportInput): string {
   const value = JSON.parse(baseText(kind)) as Record<string, unknown>;
   for (const [pick, m] of mutations) mutateValue(value, pick, m);
   const text = JSON.stringify(value) ?? "";
