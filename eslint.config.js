@@ -58,6 +58,11 @@ export default ts.config(
           selector: "CallExpression[callee.property.name='safeParse']",
           message: "check data from outside with checkData (src/core/zod.ts): zod's safeParse can throw on it.",
         },
+        {
+          selector:
+            "CallExpression:matches([callee.property.name=/^(push|unshift)$/], [callee.object.name='Math'][callee.property.name=/^(max|min)$/]) > SpreadElement:not([argument.type=/^(ArrayExpression|ConditionalExpression)$/])",
+          message: "a spread call overflows the stack past ~120,000 arguments, which a long session has: loop instead.",
+        },
       ],
     },
   },

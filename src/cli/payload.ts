@@ -47,8 +47,8 @@ function resolveModels(asked: readonly string[]): Result<(ModelInfo | "session")
 function resolveLeaves(tree: EntryTree, asked: readonly string[]): Result<number[]> {
   const leaves: number[] = [];
   for (const ref of asked) {
-    if (ref === "leaves") leaves.push(...leavesOf(tree));
-    else if (ref === "all") leaves.push(...tree.entries.map((e) => e.index));
+    if (ref === "leaves") for (const leaf of leavesOf(tree)) leaves.push(leaf);
+    else if (ref === "all") for (const entry of tree.entries) leaves.push(entry.index);
     else {
       const index = resolveEntryRef(tree, ref);
       if (!index.ok) return err(`--leaf ${ref}: ${index.error}`);

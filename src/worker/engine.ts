@@ -518,7 +518,7 @@ function findResult(tree: EntryTree, from: number, callId: string): number | und
     const m = messageOf(tree, i);
     if (m?.["role"] === "toolResult" && m["toolCallId"] === callId) return i;
     if (m?.["role"] === "user" || m?.["role"] === "assistant") continue;
-    queue.push(...(tree.children[i] ?? []));
+    for (const child of tree.children[i] ?? []) queue.push(child);
   }
   return undefined;
 }

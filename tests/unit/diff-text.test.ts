@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { diffJson, JsonIds } from "../../src/core/diff/json-diff.ts";
+import { alignItems } from "../../src/core/diff/align.ts";
 import { Interner, shortestEdit } from "../../src/core/diff/myers.ts";
 import { dataUrlHolder } from "../../src/core/providers/common.ts";
 import { diffText, splitLines, splitWords, type TextDiff } from "../../src/core/diff/text-diff.ts";
@@ -192,5 +193,33 @@ describe("diffJson", () => {
     );
     expect(many.changes.map((c) => c.path)).toEqual(["list[0].role", "list[1].role", "list[2].role"]);
     expect(many.truncated).toBe(true);
+  });
+});
+
+describe("lists longer than a call takes arguments (~120,000 here)", () => {
+  // A 200,000-item payload against a short one: compaction off against on, on a session of several hundred MB.
+  const n = 200_000;
+
+  it("are aligned: what only A has after B's last item is placed at the end", () => {
+    const a = {
+      sources: Array.from({ length: n }, (_, i) => [i]),
+      keys: Array.from({ length: n }, () => "k"),
+      kinds: Array.from({ length: n }, () => "message"),
+    };
+    const groups = alignItems(a, { sources: [[0]], keys: ["k"], kinds: ["message"] });
+    expect(groups).toHaveLength(n);
+    expect(groups.at(-1)).toEqual({ a: [n - 1], b: [], entries: [n - 1] });
+  });
+
+  it("have their shortest edit found, when they differ at both ends (nothing is trimmed before the search)", () => {
+    const same = Array.from({ length: n }, (_, i) => i);
+    const edits = shortestEdit([-1, ...same, -2], [-3, ...same, -4])!;
+    expect(edits).toHaveLength(n + 4);
+    expect(edits.filter((e) => e.op !== "same")).toEqual([
+      { op: "removed", a: 0 },
+      { op: "added", b: 0 },
+      { op: "removed", a: n + 1 },
+      { op: "added", b: n + 1 },
+    ]);
   });
 });

@@ -131,7 +131,7 @@ function orderGroups(groups: readonly ItemGroup[]): ItemGroup[] {
       out.push(onlyA[taken++]!);
     out.push(group);
   });
-  out.push(...onlyA.slice(taken));
+  while (taken < onlyA.length) out.push(onlyA[taken++]!);
   return out;
 }
 

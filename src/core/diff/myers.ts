@@ -30,7 +30,7 @@ export function shortestEdit(a: ArrayLike<number>, b: ArrayLike<number>, budget 
   if (!middle) return undefined;
   const edits: Edit[] = [];
   for (let i = 0; i < start; i += 1) edits.push({ op: "same", a: i, b: i });
-  edits.push(...middle);
+  for (const edit of middle) edits.push(edit);
   for (let k = 0; endA + k < a.length; k += 1) edits.push({ op: "same", a: endA + k, b: endB + k });
   return edits;
 }

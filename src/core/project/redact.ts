@@ -191,7 +191,7 @@ function scanText(text: string, compiled: Compiled): Found[] {
     if (bucket === 0) continue;
     const found = confirmAt(scan, i, compiled.buckets[bucket]!, done);
     if (found.length === 0) continue;
-    out.push(...found);
+    for (const secret of found) out.push(secret);
     done = found.at(-1)!.end;
     i = Math.max(i, done - 1);
     a = text.charCodeAt(i + 1);
@@ -341,7 +341,7 @@ export function redactValue<T>(value: T, options: RedactValueOptions = {}): { va
     if (all.length === 0) return text;
     const path = pathOf();
     const list = all.map((f) => toRedaction(text, f));
-    redactions.push(...list.map((r) => ({ ...r, path })));
+    for (const r of list) redactions.push({ ...r, path });
     return applyRedactions(text, list);
   });
   return { value: redacted as T, redactions };

@@ -462,7 +462,7 @@ const urlDetector: Detector = {
     const found = [...classifySpan(scan, userStart, userEnd)];
     if (!isPlaceholder(password) && !isReference(password) && password.length >= 2) {
       const kind = DB_SCHEMES.test(scheme) ? "connection-string-password" : "url-password";
-      found.push(...classifySpan(scan, passStart, passEnd, kind));
+      for (const span of classifySpan(scan, passStart, passEnd, kind)) found.push(span);
     }
     return found;
   },

@@ -273,7 +273,7 @@ export function convertCompletionsMessages(
     const needsBridge = compat.requiresAssistantAfterToolResult && lastRole === "toolResult" && group.kind === "user";
     if (needsBridge) items.push({ message: BRIDGE_MESSAGE, origin: [] });
     const step = convertGroup(group, model, compat);
-    items.push(...step.items);
+    for (const item of step.items) items.push(item);
     lastRole = step.lastRole ?? lastRole;
   }
   return { messages: items.map((item) => item.message), origins: items.map((item) => item.origin) };

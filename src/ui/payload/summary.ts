@@ -122,7 +122,7 @@ export function summarizeItem(item: unknown, index: number): string {
   const pieces = [`${head} ${labelOf(item)}`];
   if (text !== undefined) pieces.push(quoteText(text));
   if (list) pieces.push(plural(list.blocks.length, list.word));
-  pieces.push(...facts(item, list?.blocks ?? []));
+  for (const fact of facts(item, list?.blocks ?? [])) pieces.push(fact);
   return pieces.join(" · ");
 }
 
