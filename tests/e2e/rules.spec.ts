@@ -40,6 +40,29 @@ test("the default preset is pi exactly; a rule changes the payload and the app s
   await expect(rules(page).getByText(/pi 0\.73\.1 exactly/)).toBeVisible();
 });
 
+test("an extension message type that is not text is listed by what it is, and can be left out", async ({ page }) => {
+  const odd = session(
+    header({ id: "odd-type" }),
+    user("u1", null, "hi"),
+    assistant("a1", "u1", "hello"),
+    {
+      type: "custom_message",
+      id: "c1",
+      parentId: "a1",
+      timestamp: "2026-01-01T00:00:03.000Z",
+      customType: { v: 1 },
+      content: "note",
+      display: true,
+    },
+    user("u2", "c1", "and?"),
+  );
+  await page.getByLabel("Open session files").setInputFiles(file("odd.jsonl", odd));
+  const type = rules(page).getByRole("checkbox", { name: "(empty, or not text)" });
+  await expect(type).toBeChecked();
+  await type.uncheck();
+  await expect(rules(page).getByText(/Differs from pi 0\.73\.1 in 1 rule: Extension messages/)).toBeVisible();
+});
+
 test("presets: save, survive a reload, rename, export, import (and refuse a bad file), delete", async ({ page }) => {
   const panel = rules(page);
   await panel.getByLabel("Block images").check();
