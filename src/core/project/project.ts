@@ -237,22 +237,30 @@ export function projectLeaf(tree: EntryTree, leaf: number, options: ProjectionOp
 function firstThrowingEntry(tree: EntryTree, leaf: number, options: ProjectionOptions): number | undefined {
   const path = pathToLeaf(tree, leaf);
   if (!path.ok) return undefined;
-  const throws = (position: number): boolean => {
+  const throws = (entries: number): boolean => {
     try {
-      project(tree, path.value[position] as number, options);
+      project(tree, path.value[entries - 1] as number, options);
       return false;
     } catch {
       return true;
     }
   };
-  let low = -1; // the path up to `low` projects, or says why it cannot
-  let high = path.value.length - 1; // the path up to `high` throws
+  return path.value[shortestFailingPrefix(path.value.length, throws) - 1];
+}
+
+/**
+ * The length of the shortest prefix that `fails`, by bisection: `fails(length)` is known to be true and the empty
+ * prefix is taken to pass. Asked only after a failure, to say where it starts.
+ */
+function shortestFailingPrefix(length: number, fails: (prefix: number) => boolean): number {
+  let low = 0; // a prefix this long passes
+  let high = length; // a prefix this long fails
   while (high - low > 1) {
     const mid = (low + high) >> 1;
-    if (throws(mid)) high = mid;
+    if (fails(mid)) high = mid;
     else low = mid;
   }
-  return path.value[high];
+  return high;
 }
 
 /** What stage 7 is given besides the messages: the target model and the request's settings. */
@@ -363,15 +371,8 @@ function firstFailingMessage(
   messages: readonly LlmMessage[],
   build: (messages: readonly LlmMessage[]) => Result<unknown>,
 ): number | undefined {
-  let low = 0; // messages.slice(0, low) builds
-  let high = messages.length; // messages.slice(0, high) fails
   if (build([]).ok === false) return undefined; // nothing to do with the messages (base URL, tools, …)
-  while (high - low > 1) {
-    const mid = (low + high) >> 1;
-    if (build(messages.slice(0, mid)).ok) low = mid;
-    else high = mid;
-  }
-  return high - 1;
+  return shortestFailingPrefix(messages.length, (prefix) => !build(messages.slice(0, prefix)).ok) - 1;
 }
 
 /** "PROVIDER/ID" of the model the path to `leaf` ends with, whether or not the registry knows it. */
