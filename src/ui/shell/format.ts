@@ -12,10 +12,13 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
+/** What `toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })` makes, set up once (each call of that sets it up anew). */
+let dateFormat: Intl.DateTimeFormat | undefined;
+
 export function formatDate(iso: string | undefined): string {
   if (!iso) return "";
   const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  if (Number.isNaN(date.getTime())) return iso;
+  dateFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return dateFormat.format(date);
 }

@@ -54,6 +54,8 @@ interface Running {
   cancelled: boolean;
   readonly unsaved: string[];
   reason: string;
+  /** Files being stored for the next visit: the batch's message waits for them, the next file does not. */
+  readonly saving: Promise<void>[];
 }
 
 let nextNotice = 1;
@@ -184,7 +186,7 @@ export class LibraryState {
     options: { save: boolean; label: string; atOnce?: number },
   ): Promise<OpenOutcome[]> {
     if (files.length === 0) return [];
-    const running: Running = { id: nextBatch++, done: 0, cancelled: false, unsaved: [], reason: "" };
+    const running: Running = { id: nextBatch++, done: 0, cancelled: false, unsaved: [], reason: "", saving: [] };
     const many = files.length > 1;
     if (many) this.#showBatch(running, options.label, files.length);
     const outcomes = await mapLimited(files, options.atOnce ?? OPEN_AT_ONCE, ({ key, picked }) =>
@@ -192,6 +194,7 @@ export class LibraryState {
         ? Promise.resolve<OpenOutcome>({ kind: "cancelled", name: picked.name })
         : this.#open(key, picked, options.save, running, many),
     );
+    await Promise.all(running.saving);
     this.batches = this.batches.filter((b) => b.id !== running.id);
     if (many) this.#reportMany(outcomes, running, options.save);
     else this.#reportOne(outcomes[0]!);
@@ -245,7 +248,8 @@ export class LibraryState {
         return { kind: "not-session", name, fileKind: summary.kind };
       }
       this.sessions = [...this.sessions, summary];
-      if (save) await this.#save(key, name, file, many ? running : undefined);
+      // Stored while the next file is read: storing takes longer than reading a small session.
+      if (save) running.saving.push(this.#save(key, name, file, many ? running : undefined));
       return { kind: "opened", name, key };
     } catch (error) {
       if (error instanceof WorkerStoppedError) return { kind: "interrupted", name };
