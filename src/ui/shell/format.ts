@@ -12,7 +12,10 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-/** What `toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })` makes, set up once (each call of that sets it up anew). */
+/**
+ * Writes what `toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })` does, set up once: that
+ * call sets up a formatter anew each time, and the session list writes a date per row.
+ */
 let dateFormat: Intl.DateTimeFormat | undefined;
 
 export function formatDate(iso: string | undefined): string {
