@@ -2,6 +2,7 @@
  * The UI's only way to the sessions: a `SessionClient` over the worker, with an in-process twin for tests.
  * For questions that are asked again and again (entry details, searches) the latest request wins.
  */
+import { SnapshotNotHeldError, WorkerAnswerError } from "./answer-errors.ts";
 import type {
   EntryDetail,
   LoadProgress,
@@ -221,7 +222,8 @@ export class ProtocolClient implements SessionClient {
   ): Promise<Extract<Response, { type: T }>> {
     const r = await this.#request(make).response;
     if (r.type === type) return r as Extract<Response, { type: T }>;
-    throw new Error(r.type === "error" ? r.message : `Unexpected answer ${r.type} to ${what}.`);
+    if (r.type === "error") throw r.notHeld ? new SnapshotNotHeldError(r.message) : new WorkerAnswerError(r.message);
+    throw new Error(`Unexpected answer ${r.type} to ${what}.`);
   }
 
   #request(

@@ -11,6 +11,7 @@ import { indexTree, type EntryTree } from "../core/session/tree.ts";
 import type { EntryDetail, Request, Response } from "./protocol.ts";
 import { pageItemsOf, payloadJson } from "./page-payload.ts";
 import { HeldSnapshots } from "./page-snapshot.ts";
+import { SnapshotNotHeldError } from "./answer-errors.ts";
 import { changesOf, pageComparison } from "./page-compare.ts";
 import type { Comparison } from "../core/diff/compare.ts";
 import { summarizeSession } from "./summarize.ts";
@@ -243,6 +244,7 @@ export class SessionEngine {
         type: "error",
         requestId: request.requestId,
         message: error instanceof Error ? error.message : String(error),
+        ...(error instanceof SnapshotNotHeldError ? { notHeld: true } : {}),
       });
     }
   }

@@ -6,6 +6,7 @@
  * items as they are scrolled to, an item's or the body's JSON to copy, the body as a file to download. A snapshot
  * that keeps its images is tens of MB, and receiving all of it held the page's thread for a third of a second.
  */
+import { SnapshotNotHeldError } from "./answer-errors.ts";
 import { ok, type Result } from "../core/result.ts";
 import { readSnapshot, type SnapshotSource } from "../core/snapshot/read.ts";
 import type { Finding } from "../core/project/validate.ts";
@@ -127,7 +128,7 @@ export class HeldSnapshots {
 
   #get(id: number): Snapshot {
     const snapshot = this.#held.get(id);
-    if (!snapshot) throw new Error("This snapshot is no longer held here; open it again.");
+    if (!snapshot) throw new SnapshotNotHeldError();
     return snapshot;
   }
 }

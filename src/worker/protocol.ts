@@ -301,7 +301,13 @@ export type Response =
   | ({ readonly type: "seriesProgress"; readonly requestId: number } & SeriesProgress)
   | { readonly type: "models"; readonly requestId: number; readonly answer: Result<ModelsInUse> }
   | { readonly type: "done"; readonly requestId: number }
-  | { readonly type: "error"; readonly requestId: number; readonly message: string };
+  | {
+      readonly type: "error";
+      readonly requestId: number;
+      readonly message: string;
+      /** Set when the request named a snapshot this worker does not hold (`SnapshotNotHeldError`). */
+      readonly notHeld?: true;
+    };
 
 /** Liveness check, answered by the worker entry itself (not the engine) whenever its event loop is free. */
 export type Ping = { readonly type: "ping" };

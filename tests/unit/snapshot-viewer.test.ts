@@ -8,7 +8,9 @@ import { createSnapshotFor } from "../../src/core/snapshot/create.ts";
 import { DEFAULT_CHOICES, exportWith, reviewSnapshot, snapshotJson } from "../../src/core/snapshot/export.ts";
 import type { Snapshot } from "../../src/core/snapshot/schema.ts";
 import { SnapshotViewer, type SnapshotHolder } from "../../src/ui/share/opened-snapshot.svelte.ts";
+import { WorkerStoppedError } from "../../src/worker/client.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
+import { SnapshotNotHeldError, WorkerAnswerError } from "../../src/worker/answer-errors.ts";
 import { header, image, session, text, user } from "../support/build.ts";
 import { ourSession } from "../support/ours.ts";
 
@@ -28,14 +30,19 @@ function snapshotOf(words: string): Snapshot {
 const fileOf = (snapshot: Snapshot, name: string) => ({ file: new Blob([snapshotJson(snapshot)]), name });
 const bodyJson = (snapshot: Snapshot) => JSON.stringify(snapshot.payload.body, null, 2);
 
-/** The in-process worker, with a record of what it was asked and a switch that makes it fail as a stopped one. */
+/**
+ * The in-process worker, with a record of what it was asked, a switch that makes it fail as a stopped one, and
+ * one that makes it fail as a worker does on a request it cannot answer.
+ */
 function worker() {
   const client = createInProcessClient();
   const asked: string[] = [];
   let stopped = false;
+  let failing: Error | undefined;
   const answer = <T>(name: string, work: () => Promise<T>): Promise<T> => {
     asked.push(name);
-    return stopped ? Promise.reject(new Error("The session worker stopped.")) : work();
+    if (stopped) return Promise.reject(new WorkerStoppedError("gone", "The session worker stopped (gone)."));
+    return failing ? Promise.reject(failing) : work();
   };
   const holder: SnapshotHolder = {
     openSnapshot: (source) => answer("open", () => client.openSnapshot(source)),
@@ -44,7 +51,7 @@ function worker() {
     snapshotFile: (id) => answer(`file ${id}`, () => client.snapshotFile(id)),
     closeSnapshot: (id) => answer(`close ${id}`, () => client.closeSnapshot(id)),
   };
-  return { holder, asked, stop: () => (stopped = true) };
+  return { holder, asked, client, stop: () => (stopped = true), fail: (error: Error) => (failing = error) };
 }
 
 describe("SnapshotViewer", () => {
@@ -83,6 +90,36 @@ describe("SnapshotViewer", () => {
     expect(await viewer.payloadJson(0)).toBe(
       JSON.stringify((snapshot.payload.body[snapshot.payload.listKey] as unknown[])[0], null, 2),
     );
+  });
+
+  it("reads the snapshot again on the page when a new worker does not hold it", async () => {
+    const { holder, client } = worker();
+    const viewer = new SnapshotViewer(holder);
+    const snapshot = snapshotOf("forgotten");
+    await viewer.openFile(fileOf(snapshot, "forgotten.json"));
+    await client.closeSnapshot(1); // as a restarted worker: it holds nothing
+    await expect(client.snapshotJson(1, undefined)).rejects.toThrow(SnapshotNotHeldError);
+    expect(await viewer.payloadJson()).toBe(bodyJson(snapshot));
+  });
+
+  it("reads the snapshot on the page when no worker can be started any more", async () => {
+    const { holder, fail } = worker();
+    const viewer = new SnapshotViewer(holder);
+    const snapshot = snapshotOf("no worker");
+    await viewer.openFile(fileOf(snapshot, "no-worker.json"));
+    fail(new Error("The session worker could not be started (x). Reload the page to try again."));
+    expect(await viewer.payloadJson()).toBe(bodyJson(snapshot));
+  });
+
+  it("reports any other failure of the worker as it is, without reading the snapshot again on the page", async () => {
+    const { holder, asked, fail } = worker();
+    const viewer = new SnapshotViewer(holder);
+    await viewer.openFile(fileOf(snapshotOf("too big"), "big.json"));
+    fail(new WorkerAnswerError("Invalid string length"));
+    await expect(viewer.payloadJson()).rejects.toThrow("Invalid string length");
+    await expect(viewer.payloadFile()).rejects.toThrow("Invalid string length");
+    // Asked of the worker each time, never of the page (whose holder is not recorded here): no "open" again.
+    expect(asked).toEqual(["open", "json 1", "file 1"]);
   });
 
   it("shows the snapshot opened last when two are opened at once, and lets the other go", async () => {

@@ -7,6 +7,7 @@ import { snapshotParam } from "../../core/snapshot/link.ts";
 import type { SnapshotSource } from "../../core/snapshot/read.ts";
 import type { PickedFile } from "../files/drop.ts";
 import type { SessionClient } from "../../worker/client.ts";
+import { SnapshotNotHeldError, WorkerAnswerError } from "../../worker/answer-errors.ts";
 import type { HeldSnapshots, PageSnapshot } from "../../worker/page-snapshot.ts";
 
 /** A snapshot shown (as the page holds it, see worker/page-snapshot.ts), or why it could not be opened. */
@@ -123,14 +124,19 @@ export class SnapshotViewer {
     }
   }
 
-  /** Asks whoever holds the shown snapshot; if they no longer can, reads it here again and asks here. */
+  /**
+   * Asks whoever holds the shown snapshot; if they no longer can (the worker stopped or cannot start, or a new one
+   * does not hold it), reads it here again and asks here. An error the worker answered with is the answer: reading
+   * tens of MB again on the page's thread to fail the same way would only hold the page.
+   */
   async #ask<T>(ask: (holder: SnapshotHolder, id: number) => Promise<T>): Promise<T> {
     const shown = this.#shown;
     if (!shown) throw new Error("there is no snapshot open");
     try {
       return await ask(shown.holder, shown.id);
     } catch (error) {
-      if (shown.holder === this.#here) throw error;
+      const answered = error instanceof WorkerAnswerError && !(error instanceof SnapshotNotHeldError);
+      if (shown.holder === this.#here || answered) throw error;
       const read = await this.#here.openSnapshot(shown.from);
       if (!read.ok) throw new Error(read.error, { cause: error });
       if (this.#shown === shown) this.#shown = { holder: this.#here, id: read.value.id, from: shown.from };
