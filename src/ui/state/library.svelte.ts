@@ -75,6 +75,10 @@ export class LibraryState {
   readonly #room: number;
   #reading = 0;
 
+  /** Sessions the person removed: a store still under way for one of them is undone when it lands. Not shown. */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  readonly #removed = new Set<string>();
+
   constructor(client: SessionClient, room: number = sessionRoom()) {
     this.#client = client;
     this.#room = room;
@@ -169,6 +173,7 @@ export class LibraryState {
   }
 
   async remove(key: string): Promise<void> {
+    this.#removed.add(key);
     this.sessions = this.sessions.filter((s) => s.key !== key);
     await this.#client.remove(key);
     const removed = await deleteSessionFile(key);
@@ -273,6 +278,11 @@ export class LibraryState {
       if (!batch) return void this.notify("warning", stored.error.message);
       batch.unsaved.push(name);
       batch.reason = stored.error.reason;
+      return;
+    }
+    if (this.#removed.has(key)) {
+      // Removed while it was being stored: what was stored goes too, and the library never lists it.
+      await deleteSessionFile(key);
       return;
     }
     await this.#persist({ ...this.#saved, sessions: [...this.#saved.sessions, { key, name, addedAt: Date.now() }] });
