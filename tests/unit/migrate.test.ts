@@ -22,23 +22,8 @@ describe("migration", () => {
   });
 
   it("gives a compaction that keeps from itself its own new id, as pi's in-place migration does", () => {
-    const lines = [
-      { type: "session", id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" },
-      {
-        type: "message",
-        timestamp: "2025-01-01T00:00:01.000Z",
-        message: { role: "user", content: "hi", timestamp: 1 },
-      },
-      {
-        type: "compaction",
-        timestamp: "2025-01-01T00:00:02.000Z",
-        summary: "s",
-        firstKeptEntryIndex: 2,
-        tokensBefore: 9,
-      },
-    ];
-    const file = loadSessionText("f", lines.map((line) => JSON.stringify(line)).join("\n"));
-    const compaction = file.entries[1]!;
+    const file = loadSessionText("f", VARIANTS["v1-compaction-keeps-itself"]!);
+    const compaction = file.entries.find((e) => e.type === "compaction")!;
     expect(compaction.raw["firstKeptEntryId"]).toBe(compaction.id);
   });
 

@@ -1,5 +1,6 @@
 /** Short human descriptions of entries, shared by the CLI outline and the app's tree and search. */
 import type { SessionEntry } from "./types.ts";
+import { isSpace } from "../whitespace.ts";
 
 /**
  * A field's value as text, for any JSON a file may hold there: strings as they are, other scalars as `String`
@@ -84,23 +85,6 @@ export function entryKind(entry: SessionEntry): string {
   if (entry.type !== "message") return entry.type;
   const role = (entry.raw["message"] as Record<string, unknown> | undefined)?.["role"];
   return typeof role === "string" ? role : "message";
-}
-
-/** What `\s` matches (and `trim` removes): ECMAScript's WhiteSpace and LineTerminator characters. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }
 
 /**

@@ -22,6 +22,7 @@
  * segments made a truncate-tool-results toggle tokenise three times the characters, 78k instead of 26k on the
  * benchmark's path, and a whole count tokenise more too, as fewer segments repeat between texts.)
  */
+import { isSpace } from "../whitespace.ts";
 
 /** Texts at least this long are counted in segments. */
 export const SEGMENTED_LENGTH = 2048;
@@ -29,23 +30,6 @@ export const SEGMENTED_LENGTH = 2048;
 const MIN_SEGMENT = 64;
 /** Indentation longer than this is never cut (see RUN_CAP in tokenizer.ts). */
 const MAX_INDENT = 128;
-
-/** JavaScript's `\s`. */
-function isSpace(c: number): boolean {
-  return (
-    (c >= 9 && c <= 13) ||
-    c === 32 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
 
 const isAsciiAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
