@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { preview } from "../../src/core/session/describe.ts";
+import { modelRefText, preview } from "../../src/core/session/describe.ts";
 
 /** The preview as it was first written: flatten the whole text, then cut it. */
 function flattenAll(text: string, max: number): string {
@@ -37,5 +37,15 @@ describe("preview", () => {
     ];
     for (const text of texts)
       for (const max of [1, 2, 79, 80, 81, 160]) expect(preview(text, max)).toBe(flattenAll(text, max));
+  });
+});
+
+describe("modelRefText", () => {
+  it("names a model by its fields, showing what a malformed field holds", () => {
+    expect(modelRefText("anthropic", "claude-sonnet-4-5")).toBe("anthropic/claude-sonnet-4-5");
+    expect(modelRefText({ name: "x" }, ["m"])).toBe('{"name":"x"}/["m"]');
+    expect(modelRefText(undefined, 7)).toBe("?/7");
+    expect(modelRefText(null, "m")).toBe("null/m");
+    expect(modelRefText("p", { id: "x".repeat(100) })).toBe(`p/{"id":"${"x".repeat(32)}…`);
   });
 });

@@ -158,7 +158,7 @@ describe("objects String() cannot print, in what the app asks of a session (engi
   it("list the session, detail its entries and project it for a chosen model, as pi builds it", async () => {
     const client = createInProcessClient();
     const summary = await client.load("s", new Blob([text]), "odd.jsonl", () => undefined).done;
-    expect(summary.models).toEqual(["/", "google/claude-sonnet-4-5"]);
+    expect(summary.models).toEqual(['{"toString":1}/{"toString":1}', "google/claude-sonnet-4-5"]);
     expect((await client.entry("s", 3))?.toolCalls).toEqual([{ callId: "", name: "", result: undefined }]);
     expect((await client.entry("s", 4))?.callEntry).toBeUndefined();
     const answer = await client.project("s", 4, PI_DEFAULTS, "google/gemini-2.5-pro");

@@ -11,9 +11,22 @@ export function fieldText(value: unknown): string {
   return typeof value === "object" && value !== null ? "" : String(value);
 }
 
-/** "PROVIDER/ID" of a model as an entry names it (a model_change, an assistant message), whatever the fields hold. */
+/**
+ * "PROVIDER/ID" of a model as an entry names it (a model_change, an assistant message), whatever the fields hold:
+ * a field that is not a string shows as its JSON (cut short), an absent one as "?", so a malformed model is seen
+ * for what it is rather than as "/" or "undefined/undefined".
+ */
 export function modelRefText(provider: unknown, modelId: unknown): string {
-  return `${fieldText(provider)}/${fieldText(modelId)}`;
+  return `${modelFieldText(provider)}/${modelFieldText(modelId)}`;
+}
+
+const MODEL_FIELD_MAX = 40;
+
+function modelFieldText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "?";
+  const json = jsonText(value);
+  return json.length > MODEL_FIELD_MAX ? `${json.slice(0, MODEL_FIELD_MAX - 1)}…` : json;
 }
 
 /** Every model the session's entries name (model changes and assistant messages), in file order, each once. */
