@@ -50,13 +50,17 @@ export class AppState {
   /** The details tab beside the tree; it stays when another session is chosen. */
   tab: "inspector" | "payload" | "compare" | "diagnostics" = $state("inspector");
 
+  /**
+   * The session shown. Derived, not a getter: what reads it (the whole session view) must hear of a new session
+   * only, not of every session listed beside it, or each file of a folder being opened redraws the view.
+   */
+  readonly selected: SessionSummary | undefined = $derived.by(() =>
+    this.library.sessions.find((s) => s.key === this.selectedKey),
+  );
+
   constructor(client: SessionClient) {
     this.library = new LibraryState(client);
     this.projection = new ProjectionState(client, (level, message) => this.library.notify(level, message));
-  }
-
-  get selected(): SessionSummary | undefined {
-    return this.library.sessions.find((s) => s.key === this.selectedKey);
   }
 
   /** Restores the library, then the deep link (if any) or the saved selection; opens the sample on a first visit. */
