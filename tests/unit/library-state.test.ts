@@ -3,7 +3,8 @@
  * back: what a person does while a file is still being stored must hold when the store lands.
  */
 import { describe, expect, it, vi } from "vitest";
-import { LibraryState } from "../../src/ui/state/library.svelte.ts";
+import { JOB_ROW_DELAY_MS, LibraryState } from "../../src/ui/state/library.svelte.ts";
+import type { SessionClient } from "../../src/worker/client.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
 import { header, session, user } from "../support/build.ts";
 
@@ -41,5 +42,83 @@ describe("LibraryState", () => {
     expect(saved.sessions.map((s) => s.key)).toEqual([kept]);
     expect(stored.has(`context-lens/session/${removed}`)).toBe(false);
     expect(stored.has(`context-lens/session/${kept}`)).toBe(true);
+  });
+
+  it("gives a file a progress row only once it has been loading a while, and cancels those without one", async () => {
+    stored.clear();
+    storing = Promise.resolve();
+    const client = createInProcessClient();
+    const held: (() => void)[] = [];
+    let cancelled = 0;
+    // Loads of files named slow-* wait until released (or cancelled); the others go straight through.
+    const slowed: SessionClient = Object.create(client, {
+      load: {
+        value: (...args: Parameters<SessionClient["load"]>) => {
+          const handle = client.load(...args);
+          if (!args[2].startsWith("slow")) return handle;
+          let fail = (_: Error) => {};
+          const gate = new Promise<void>((resolve, reject) => {
+            held.push(resolve);
+            fail = reject;
+          });
+          return {
+            done: gate.then(() => handle.done),
+            cancel: () => {
+              cancelled += 1;
+              fail(new Error("cancelled"));
+            },
+          };
+        },
+      },
+    });
+    const library = new LibraryState(slowed, 1e12);
+
+    await library.open([file("quick.jsonl", "q")]);
+    expect(library.sessions.map((s) => s.fileName)).toEqual(["quick.jsonl"]);
+    expect(library.jobs).toEqual([]);
+
+    const opening = library.open([file("slow-a.jsonl", "a"), file("slow-b.jsonl", "b")]);
+    expect(library.jobs).toEqual([]);
+    await vi.waitFor(() => expect(library.jobs.map((j) => j.name)).toEqual(["slow-a.jsonl", "slow-b.jsonl"]), {
+      timeout: JOB_ROW_DELAY_MS * 10,
+    });
+    held.shift()!();
+    await vi.waitFor(() => expect(library.jobs.map((j) => j.name)).toEqual(["slow-b.jsonl"]));
+    library.batches[0]!.cancel();
+    await opening;
+    expect(cancelled).toBe(1);
+    expect(library.jobs).toEqual([]);
+    expect(library.sessions.map((s) => s.fileName)).toEqual(["quick.jsonl", "slow-a.jsonl"]);
+  });
+
+  it("cancels every file of a batch, also those too new to have a row", async () => {
+    stored.clear();
+    storing = Promise.resolve();
+    const client = createInProcessClient();
+    let cancelled = 0;
+    const stuck: SessionClient = Object.create(client, {
+      load: {
+        value: () => {
+          let fail = (_: Error) => {};
+          const done = new Promise<never>((_, reject) => (fail = reject));
+          return {
+            done,
+            cancel: () => {
+              cancelled += 1;
+              fail(new Error("cancelled"));
+            },
+          };
+        },
+      },
+    });
+    const library = new LibraryState(stuck, 1e12);
+    const opening = library.open([file("a.jsonl", "a"), file("b.jsonl", "b"), file("c.jsonl", "c")], 2);
+    await vi.waitFor(() => expect(library.batches).toHaveLength(1));
+    expect(library.jobs).toEqual([]);
+    library.batches[0]!.cancel();
+    await opening;
+    expect(cancelled).toBe(2);
+    expect(library.sessions).toEqual([]);
+    expect(library.notices.map((n) => n.text).join("\n")).toMatch(/cancel/i);
   });
 });

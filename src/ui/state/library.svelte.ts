@@ -48,6 +48,12 @@ export interface Notice {
 /** Files read at once: enough to overlap reading with parsing, few enough that a stopped worker names few. */
 export const OPEN_AT_ONCE = 4;
 
+/**
+ * A file gets its own progress row once it has been loading this long. Most sessions open sooner: a folder of
+ * small ones would otherwise flash a row in and out per file, each time moving everything below it.
+ */
+export const JOB_ROW_DELAY_MS = 300;
+
 interface Running {
   readonly id: number;
   done: number;
@@ -56,6 +62,8 @@ interface Running {
   reason: string;
   /** Files being stored for the next visit: the batch's message waits for them, the next file does not. */
   readonly saving: Promise<void>[];
+  /** Cancels the files being read now, with a row or not yet. */
+  readonly cancels: Set<() => void>;
 }
 
 let nextNotice = 1;
@@ -191,7 +199,16 @@ export class LibraryState {
     options: { save: boolean; label: string; atOnce?: number },
   ): Promise<OpenOutcome[]> {
     if (files.length === 0) return [];
-    const running: Running = { id: nextBatch++, done: 0, cancelled: false, unsaved: [], reason: "", saving: [] };
+    const running: Running = {
+      id: nextBatch++,
+      done: 0,
+      cancelled: false,
+      unsaved: [],
+      reason: "",
+      saving: [],
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never shown
+      cancels: new Set(),
+    };
     const many = files.length > 1;
     if (many) this.#showBatch(running, options.label, files.length);
     const outcomes = await mapLimited(files, options.atOnce ?? OPEN_AT_ONCE, ({ key, picked }) =>
@@ -227,7 +244,7 @@ export class LibraryState {
   #showBatch(running: Running, label: string, files: number): void {
     const cancel = () => {
       running.cancelled = true;
-      for (const job of this.jobs) if (job.id.startsWith(`${running.id}:`)) job.cancel();
+      for (const cancel of running.cancels) cancel();
     };
     this.batches = [...this.batches, { id: running.id, label, files, done: 0, cancel }];
   }
@@ -242,10 +259,17 @@ export class LibraryState {
     }
     this.#reading += file.size;
     const jobId = `${running.id}:${key}`;
-    const handle = this.#client.load(key, file, name, (progress) => {
-      this.jobs = this.jobs.map((j) => (j.id === jobId ? { ...j, progress } : j));
+    let progress: LoadProgress | undefined;
+    let shown = false;
+    const handle = this.#client.load(key, file, name, (now) => {
+      progress = now;
+      if (shown) this.jobs = this.jobs.map((j) => (j.id === jobId ? { ...j, progress } : j));
     });
-    this.jobs = [...this.jobs, { id: jobId, name, progress: undefined, cancel: handle.cancel }];
+    running.cancels.add(handle.cancel);
+    const showRow = setTimeout(() => {
+      shown = true;
+      this.jobs = [...this.jobs, { id: jobId, name, progress, cancel: handle.cancel }];
+    }, JOB_ROW_DELAY_MS);
     try {
       const summary = await handle.done.finally(() => (this.#reading -= file.size));
       if (picked.inFolder && summary.kind !== "pi-session") {
@@ -261,7 +285,9 @@ export class LibraryState {
       if (running.cancelled) return { kind: "cancelled", name };
       return { kind: "failed", name, message: messageOf(error) };
     } finally {
-      this.jobs = this.jobs.filter((j) => j.id !== jobId);
+      clearTimeout(showRow);
+      running.cancels.delete(handle.cancel);
+      if (shown) this.jobs = this.jobs.filter((j) => j.id !== jobId);
       this.#countDone(running);
     }
   }
