@@ -3,7 +3,7 @@
  * The only module that touches storage. Saved state has a versioned zod schema; every failure is a value
  * that says what was not saved, so the UI can tell the person and keep what is on screen.
  */
-import { del, get, set } from "idb-keyval";
+import { del, get, getMany, set } from "idb-keyval";
 import { checkData, z } from "../../core/zod.ts";
 import { err, ok, type Result } from "../../core/result.ts";
 
@@ -45,11 +45,13 @@ export async function loadLibrary(): Promise<Result<{ library: Library; files: M
     const parsed = checkData(librarySchema, raw);
     if (!parsed.success)
       return err("The saved library is from another version or damaged; starting with an empty one.");
+    // One transaction for all: read one by one, 300 sessions took 0.3-0.6 s before the first was opened again.
+    const blobs: unknown[] = await getMany(parsed.data.sessions.map((s) => sessionKey(s.key)));
     const files = new Map<string, Blob>();
-    for (const s of parsed.data.sessions) {
-      const blob = await get(sessionKey(s.key));
+    parsed.data.sessions.forEach((s, i) => {
+      const blob = blobs[i];
       if (blob instanceof Blob) files.set(s.key, blob);
-    }
+    });
     return ok({ library: parsed.data, files });
   } catch (error) {
     return err(`Saved sessions could not be read: ${describeStorageError(error)}.`);
