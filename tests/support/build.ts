@@ -134,3 +134,9 @@ export const label = (id: string, parentId: string | null, targetId: string, lab
 export function session(...lines: (Raw | string)[]): string {
   return `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`;
 }
+
+/** A one-question session as a picked file (what the page's file input gives the library). */
+export const pickedSession = (name: string, id: string): { file: Blob; name: string } => ({
+  file: new Blob([session(header({ id }), user("u1", null, `From ${name}`))]),
+  name,
+});

@@ -6,7 +6,7 @@ import { flushSync } from "svelte";
 import { describe, expect, it, vi } from "vitest";
 import { AppState } from "../../src/ui/state/app.svelte.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
-import { header, session, user } from "../support/build.ts";
+import { pickedSession } from "../support/build.ts";
 
 const stored = new Map<string, unknown>();
 vi.mock("idb-keyval", () => ({
@@ -15,15 +15,10 @@ vi.mock("idb-keyval", () => ({
   del: async (key: string) => void stored.delete(key),
 }));
 
-const file = (name: string, id: string) => ({
-  file: new Blob([session(header({ id }), user("u1", null, `From ${name}`))]),
-  name,
-});
-
 describe("AppState", () => {
   it("does not tell the session view of sessions listed beside the one it shows", async () => {
     const app = new AppState(createInProcessClient());
-    await app.open([file("shown.jsonl", "a")]);
+    await app.open([pickedSession("shown.jsonl", "a")]);
     const shown: (string | undefined)[] = [];
     const stop = $effect.root(() => {
       $effect(() => {
@@ -33,7 +28,7 @@ describe("AppState", () => {
     flushSync();
     expect(shown).toEqual(["shown.jsonl"]);
 
-    await app.library.open([file("b.jsonl", "b"), file("c.jsonl", "c")]);
+    await app.library.open([pickedSession("b.jsonl", "b"), pickedSession("c.jsonl", "c")]);
     flushSync();
     expect(app.library.sessions).toHaveLength(3);
     expect(shown).toEqual(["shown.jsonl"]);

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { JOB_ROW_DELAY_MS, LibraryState } from "../../src/ui/state/library.svelte.ts";
 import type { SessionClient } from "../../src/worker/client.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
-import { header, session, user } from "../support/build.ts";
+import { pickedSession } from "../support/build.ts";
 
 const stored = new Map<string, unknown>();
 let storing: Promise<void> = Promise.resolve();
@@ -20,18 +20,13 @@ vi.mock("idb-keyval", () => ({
   del: async (key: string) => void stored.delete(key),
 }));
 
-const file = (name: string, id: string) => ({
-  file: new Blob([session(header({ id }), user("u1", null, `From ${name}`))]),
-  name,
-});
-
 describe("LibraryState", () => {
   it("does not keep for the next visit a session removed while it was being stored", async () => {
     stored.clear();
     let release = () => {};
     storing = new Promise((resolve) => (release = resolve));
     const library = new LibraryState(createInProcessClient(), 1e12);
-    const opening = library.open([file("a.jsonl", "a"), file("b.jsonl", "b")]);
+    const opening = library.open([pickedSession("a.jsonl", "a"), pickedSession("b.jsonl", "b")]);
     await vi.waitFor(() => expect(library.sessions).toHaveLength(2));
     const removed = library.sessions.find((s) => s.fileName === "a.jsonl")!.key;
     const kept = library.sessions.find((s) => s.fileName === "b.jsonl")!.key;
@@ -73,11 +68,11 @@ describe("LibraryState", () => {
     });
     const library = new LibraryState(slowed, 1e12);
 
-    await library.open([file("quick.jsonl", "q")]);
+    await library.open([pickedSession("quick.jsonl", "q")]);
     expect(library.sessions.map((s) => s.fileName)).toEqual(["quick.jsonl"]);
     expect(library.jobs).toEqual([]);
 
-    const opening = library.open([file("slow-a.jsonl", "a"), file("slow-b.jsonl", "b")]);
+    const opening = library.open([pickedSession("slow-a.jsonl", "a"), pickedSession("slow-b.jsonl", "b")]);
     expect(library.jobs).toEqual([]);
     await vi.waitFor(() => expect(library.jobs.map((j) => j.name)).toEqual(["slow-a.jsonl", "slow-b.jsonl"]), {
       timeout: JOB_ROW_DELAY_MS * 10,
@@ -112,7 +107,10 @@ describe("LibraryState", () => {
       },
     });
     const library = new LibraryState(stuck, 1e12);
-    const opening = library.open([file("a.jsonl", "a"), file("b.jsonl", "b"), file("c.jsonl", "c")], 2);
+    const opening = library.open(
+      [pickedSession("a.jsonl", "a"), pickedSession("b.jsonl", "b"), pickedSession("c.jsonl", "c")],
+      2,
+    );
     await vi.waitFor(() => expect(library.batches).toHaveLength(1));
     expect(library.jobs).toEqual([]);
     library.batches[0]!.cancel();
