@@ -3,7 +3,7 @@
  * back: what a person does while a file is still being stored must hold when the store lands.
  */
 import { describe, expect, it, vi } from "vitest";
-import { JOB_ROW_DELAY_MS, LibraryState } from "../../src/ui/state/library.svelte.ts";
+import { JOB_ROW_DELAY_MS, LIST_EVERY_MS, LibraryState } from "../../src/ui/state/library.svelte.ts";
 import type { SessionClient } from "../../src/worker/client.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
 import { pickedSession } from "../support/build.ts";
@@ -19,6 +19,36 @@ vi.mock("idb-keyval", () => ({
   },
   del: async (key: string) => void stored.delete(key),
 }));
+
+/**
+ * `client` with the loads of files `which` names held until released in turn (`held`, oldest first) or cancelled;
+ * `cancelled()` counts the cancels.
+ */
+function holdLoads(client: SessionClient, which: (name: string) => boolean) {
+  const held: (() => void)[] = [];
+  let cancels = 0;
+  const holding: SessionClient = Object.create(client, {
+    load: {
+      value: (...args: Parameters<SessionClient["load"]>) => {
+        const handle = client.load(...args);
+        if (!which(args[2])) return handle;
+        let fail = (_: Error) => {};
+        const gate = new Promise<void>((resolve, reject) => {
+          held.push(resolve);
+          fail = reject;
+        });
+        return {
+          done: gate.then(() => handle.done),
+          cancel: () => {
+            cancels += 1;
+            fail(new Error("cancelled"));
+          },
+        };
+      },
+    },
+  });
+  return { client: holding, held, cancelled: () => cancels };
+}
 
 describe("LibraryState", () => {
   it("does not keep for the next visit a session removed while it was being stored", async () => {
@@ -42,30 +72,7 @@ describe("LibraryState", () => {
   it("gives a file a progress row only once it has been loading a while, and cancels those without one", async () => {
     stored.clear();
     storing = Promise.resolve();
-    const client = createInProcessClient();
-    const held: (() => void)[] = [];
-    let cancelled = 0;
-    // Loads of files named slow-* wait until released (or cancelled); the others go straight through.
-    const slowed: SessionClient = Object.create(client, {
-      load: {
-        value: (...args: Parameters<SessionClient["load"]>) => {
-          const handle = client.load(...args);
-          if (!args[2].startsWith("slow")) return handle;
-          let fail = (_: Error) => {};
-          const gate = new Promise<void>((resolve, reject) => {
-            held.push(resolve);
-            fail = reject;
-          });
-          return {
-            done: gate.then(() => handle.done),
-            cancel: () => {
-              cancelled += 1;
-              fail(new Error("cancelled"));
-            },
-          };
-        },
-      },
-    });
+    const { client: slowed, held, cancelled } = holdLoads(createInProcessClient(), (name) => name.startsWith("slow"));
     const library = new LibraryState(slowed, 1e12);
 
     await library.open([pickedSession("quick.jsonl", "q")]);
@@ -81,31 +88,50 @@ describe("LibraryState", () => {
     await vi.waitFor(() => expect(library.jobs.map((j) => j.name)).toEqual(["slow-b.jsonl"]));
     library.batches[0]!.cancel();
     await opening;
-    expect(cancelled).toBe(1);
+    expect(cancelled()).toBe(1);
     expect(library.jobs).toEqual([]);
     expect(library.sessions.map((s) => s.fileName)).toEqual(["quick.jsonl", "slow-a.jsonl"]);
+  });
+
+  it("lists a batch's first session at once and the next ones together, a few times a second", async () => {
+    stored.clear();
+    storing = Promise.resolve();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const { client, held } = holdLoads(createInProcessClient(), () => true);
+      const library = new LibraryState(client, 1e12);
+      const names = ["a", "b", "c", "d"].map((n) => `${n}.jsonl`);
+      const opening = library.open(names.map((name) => pickedSession(name, name)));
+      const listed = () => library.sessions.map((s) => s.fileName);
+      const step = () => vi.advanceTimersByTimeAsync(1);
+      await step();
+      expect(held).toHaveLength(4);
+      held.shift()!();
+      await step();
+      expect(listed()).toEqual(["a.jsonl"]);
+      expect(library.batches[0]!.done).toBe(1);
+      held.shift()!();
+      held.shift()!();
+      await step();
+      expect(listed()).toEqual(["a.jsonl"]); // opened, held back with the count until the list's next turn
+      expect(library.batches[0]!.done).toBe(1);
+      await vi.advanceTimersByTimeAsync(LIST_EVERY_MS);
+      expect(listed()).toEqual(["a.jsonl", "b.jsonl", "c.jsonl"]);
+      expect(library.batches[0]!.done).toBe(3);
+      held.shift()!();
+      await step();
+      const opened = await opening;
+      expect(opened.map((s) => s.fileName)).toEqual(names);
+      expect(listed()).toEqual(names);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("cancels every file of a batch, also those too new to have a row", async () => {
     stored.clear();
     storing = Promise.resolve();
-    const client = createInProcessClient();
-    let cancelled = 0;
-    const stuck: SessionClient = Object.create(client, {
-      load: {
-        value: () => {
-          let fail = (_: Error) => {};
-          const done = new Promise<never>((_, reject) => (fail = reject));
-          return {
-            done,
-            cancel: () => {
-              cancelled += 1;
-              fail(new Error("cancelled"));
-            },
-          };
-        },
-      },
-    });
+    const { client: stuck, cancelled } = holdLoads(createInProcessClient(), () => true); // never released
     const library = new LibraryState(stuck, 1e12);
     const opening = library.open(
       [pickedSession("a.jsonl", "a"), pickedSession("b.jsonl", "b"), pickedSession("c.jsonl", "c")],
@@ -115,7 +141,7 @@ describe("LibraryState", () => {
     expect(library.jobs).toEqual([]);
     library.batches[0]!.cancel();
     await opening;
-    expect(cancelled).toBe(2);
+    expect(cancelled()).toBe(2);
     expect(library.sessions).toEqual([]);
     expect(library.notices.map((n) => n.text).join("\n")).toMatch(/cancel/i);
   });

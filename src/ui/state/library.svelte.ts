@@ -54,6 +54,13 @@ export const OPEN_AT_ONCE = 4;
  */
 export const JOB_ROW_DELAY_MS = 300;
 
+/**
+ * While several files open, what they add to the list (and the batch's count) is shown at once and then at most
+ * this often. Small sessions arrive every few milliseconds; each showing is a frame that lays out and paints the
+ * page (~9 ms), which on a machine with few cores is taken from the worker reading the files.
+ */
+export const LIST_EVERY_MS = 250;
+
 interface Running {
   readonly id: number;
   done: number;
@@ -82,6 +89,12 @@ export class LibraryState {
   /** Bytes of session files the tab can hold open (`files/memory.ts`), and bytes of files being read now. */
   readonly #room: number;
   #reading = 0;
+  /** Sessions opened (in a batch) but not listed yet, and whether a batch's count moved (`LIST_EVERY_MS`). */
+  #arrived: SessionSummary[] = [];
+  #counted = false;
+  #showing: ReturnType<typeof setTimeout> | undefined;
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never shown
+  readonly #running = new Map<number, Running>();
 
   /** Sessions the person removed: a store still under way for one of them is undone when it lands. Not shown. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
@@ -168,6 +181,7 @@ export class LibraryState {
   workerRestarted(restart: WorkerRestart, retry: (files: PickedFile[]) => void): void {
     if (this.#restartNotice !== undefined) this.dismiss(this.#restartNotice);
     this.#restartNotice = undefined;
+    this.#showArrived(false);
     const lost = restart.running ? restart.lost.map((l) => l.key) : this.sessions.map((s) => s.key);
     this.sessions = this.sessions.filter((s) => !lost.includes(s.key));
     const text = describeRestart({ ...restart, reopened: restart.reopened.length });
@@ -182,6 +196,7 @@ export class LibraryState {
 
   async remove(key: string): Promise<void> {
     this.#removed.add(key);
+    this.#showArrived(false);
     this.sessions = this.sessions.filter((s) => s.key !== key);
     await this.#client.remove(key);
     const removed = await deleteSessionFile(key);
@@ -211,11 +226,14 @@ export class LibraryState {
     };
     const many = files.length > 1;
     if (many) this.#showBatch(running, options.label, files.length);
+    this.#running.set(running.id, running);
     const outcomes = await mapLimited(files, options.atOnce ?? OPEN_AT_ONCE, ({ key, picked }) =>
       running.cancelled
         ? Promise.resolve<OpenOutcome>({ kind: "cancelled", name: picked.name })
         : this.#open(key, picked, options.save, running, many),
     );
+    this.#showArrived(false);
+    this.#running.delete(running.id);
     await Promise.all(running.saving);
     this.batches = this.batches.filter((b) => b.id !== running.id);
     if (many) this.#reportMany(outcomes, running, options.save);
@@ -251,7 +269,8 @@ export class LibraryState {
 
   async #open(key: string, picked: PickedFile, save: boolean, running: Running, many: boolean): Promise<OpenOutcome> {
     const { file, name } = picked;
-    const held = this.sessions.reduce((bytes, s) => bytes + s.bytes, 0) + this.#reading;
+    const open = (bytes: number, s: SessionSummary) => bytes + s.bytes;
+    const held = this.sessions.reduce(open, 0) + this.#arrived.reduce(open, 0) + this.#reading;
     const tooBig = tooBigToHold(name, file.size, held, this.#room);
     if (tooBig !== undefined) {
       this.#countDone(running);
@@ -276,7 +295,7 @@ export class LibraryState {
         void this.#client.remove(key);
         return { kind: "not-session", name, fileKind: summary.kind };
       }
-      this.sessions = [...this.sessions, summary];
+      this.#list(summary, many);
       // Stored while the next file is read: storing takes longer than reading a small session.
       if (save) running.saving.push(this.#save(key, name, file, many ? running : undefined));
       return { kind: "opened", name, key };
@@ -292,9 +311,44 @@ export class LibraryState {
     }
   }
 
+  /** Lists an opened session: at once when it came alone, else with the others that arrive meanwhile. */
+  #list(summary: SessionSummary, many: boolean): void {
+    if (!many) {
+      this.#showArrived(false);
+      this.sessions = [...this.sessions, summary];
+      return;
+    }
+    this.#arrived.push(summary);
+    this.#showSoon();
+  }
+
   #countDone(running: Running): void {
     running.done += 1;
-    this.batches = this.batches.map((b) => (b.id === running.id ? { ...b, done: running.done } : b));
+    this.#counted = true;
+    this.#showSoon();
+  }
+
+  /** Shows what arrived once the current step is over (a file is listed, then counted), unless held. */
+  #showSoon(): void {
+    if (this.#showing !== undefined) return;
+    this.#showing = setTimeout(() => this.#showArrived(true), 0);
+  }
+
+  /**
+   * Shows the sessions that arrived and the batches' counts; `hold` then keeps what arrives next for
+   * `LIST_EVERY_MS` (a batch's first file is listed at once, the others at that pace). Without `hold` the list is
+   * brought up to date for whatever is about to read or change it.
+   */
+  #showArrived(hold: boolean): void {
+    clearTimeout(this.#showing);
+    this.#showing = undefined;
+    const changed = this.#arrived.length > 0 || this.#counted;
+    if (this.#arrived.length > 0) this.sessions = [...this.sessions, ...this.#arrived];
+    if (this.#counted && this.batches.some((b) => b.done !== (this.#running.get(b.id)?.done ?? b.done)))
+      this.batches = this.batches.map((b) => ({ ...b, done: this.#running.get(b.id)?.done ?? b.done }));
+    this.#arrived = [];
+    this.#counted = false;
+    if (hold && changed) this.#showing = setTimeout(() => this.#showArrived(true), LIST_EVERY_MS);
   }
 
   /** Stores a file for the next visit; in a batch a failure is gathered for its message, else told now. */
