@@ -4,9 +4,9 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { JOB_ROW_DELAY_MS, LIST_EVERY_MS, LibraryState } from "../../src/ui/state/library.svelte.ts";
-import type { SessionClient } from "../../src/worker/client.ts";
 import { createInProcessClient } from "../../src/worker/in-process.ts";
 import { pickedSession } from "../support/build.ts";
+import { holdLoads } from "../support/held-loads.ts";
 
 const stored = new Map<string, unknown>();
 let storing: Promise<void> = Promise.resolve();
@@ -19,36 +19,6 @@ vi.mock("idb-keyval", () => ({
   },
   del: async (key: string) => void stored.delete(key),
 }));
-
-/**
- * `client` with the loads of files `which` names held until released in turn (`held`, oldest first) or cancelled;
- * `cancelled()` counts the cancels.
- */
-function holdLoads(client: SessionClient, which: (name: string) => boolean) {
-  const held: (() => void)[] = [];
-  let cancels = 0;
-  const holding: SessionClient = Object.create(client, {
-    load: {
-      value: (...args: Parameters<SessionClient["load"]>) => {
-        const handle = client.load(...args);
-        if (!which(args[2])) return handle;
-        let fail = (_: Error) => {};
-        const gate = new Promise<void>((resolve, reject) => {
-          held.push(resolve);
-          fail = reject;
-        });
-        return {
-          done: gate.then(() => handle.done),
-          cancel: () => {
-            cancels += 1;
-            fail(new Error("cancelled"));
-          },
-        };
-      },
-    },
-  });
-  return { client: holding, held, cancelled: () => cancels };
-}
 
 describe("LibraryState", () => {
   it("does not keep for the next visit a session removed while it was being stored", async () => {

@@ -11,7 +11,7 @@ import { inDisplayOrder } from "../tree/forest.ts";
 import type { PickedFile } from "../files/drop.ts";
 import { LibraryState } from "./library.svelte.ts";
 import { ProjectionState } from "./projection.svelte.ts";
-import { formatFragment, parseFragment } from "./url.ts";
+import { formatFragment, parseFragment, type DeepLink } from "./url.ts";
 
 /** The entry index for an id (the last entry with it, as pi) or "line:N". */
 export function resolveLeafRef(summary: SessionSummary, ref: string): number | undefined {
@@ -66,38 +66,53 @@ export class AppState {
   /** Restores the library, then the deep link (if any) or the saved selection; opens the sample on a first visit. */
   async start(hash: string, loadSample: () => Promise<{ file: Blob; name: string }>): Promise<void> {
     await this.projection.restore();
-    const firstVisit = await this.library.restore();
+    const link = parseFragment(hash);
+    // The session shown last time is read before the others: when the link names it (the page was reloaded) or
+    // there is no link, it is shown while they are read, which for a folder of sessions takes seconds.
+    const { firstVisit, rest } = await this.library.restore();
+    const early = link.session ? this.#linked(link) : this.#savedSelection();
+    const shownEarly = early !== undefined && this.#opening === 0 && this.selectedKey === undefined;
+    if (shownEarly) await this.#showFromStart(early, link);
+    await rest;
     // The sample opens by itself on a first visit, unless the person opened a file first: it never takes their view.
     if (firstVisit && this.library.sessions.length === 0 && this.#opening === 0) {
       const sample = await loadSample();
       if (this.#opening === 0) await this.open([sample], true);
     }
-    const link = parseFragment(hash);
-    const sessions = this.library.sessions;
-    const target = link.session
-      ? sessions.find((s) => s.sessionId === link.session || s.fileName === link.session)
-      : undefined;
+    const target = this.#linked(link);
     if (link.session && !target)
       this.library.notify(
         "warning",
         `The link names session ${link.session}, which is not open here. Open its file to follow the link.`,
       );
-    const saved = sessions.find((s) => s.key === this.library.selection.key);
     // Files the person opened while the library was being restored are what they want to see.
-    if (this.#opening > 0) return;
-    const session = target ?? (this.selectedKey === undefined ? (saved ?? sessions[0]) : undefined);
-    if (!session) return;
+    if (this.#opening > 0 || shownEarly) return;
+    const session =
+      target ?? (this.selectedKey === undefined ? (this.#savedSelection() ?? this.library.sessions[0]) : undefined);
+    if (session) await this.#showFromStart(session, link);
+  }
+
+  /** The open session a deep link names, by its id or file name. */
+  #linked(link: DeepLink): SessionSummary | undefined {
+    const named = link.session;
+    return named ? this.library.sessions.find((s) => s.sessionId === named || s.fileName === named) : undefined;
+  }
+
+  #savedSelection(): SessionSummary | undefined {
+    return this.library.sessions.find((s) => s.key === this.library.selection.key);
+  }
+
+  /** Shows a session as the page opens: at the link's entry when the link names it, else where it was left. */
+  async #showFromStart(session: SessionSummary, link: DeepLink): Promise<void> {
+    const ref = this.#linked(link)?.key === session.key ? link.leaf : undefined;
     const leaf =
-      target && link.leaf
-        ? resolveLeafRef(session, link.leaf)
-        : session === saved
+      ref !== undefined
+        ? resolveLeafRef(session, ref)
+        : session.key === this.library.selection.key
           ? this.library.selection.leaf
           : undefined;
-    if (target && link.leaf && leaf === undefined)
-      this.library.notify(
-        "warning",
-        `The link's entry ${link.leaf} is not in ${session.fileName}; showing its last entry.`,
-      );
+    if (ref !== undefined && leaf === undefined)
+      this.library.notify("warning", `The link's entry ${ref} is not in ${session.fileName}; showing its last entry.`);
     await this.select(session.key, leaf);
   }
 

@@ -95,6 +95,8 @@ export class LibraryState {
   #showing: ReturnType<typeof setTimeout> | undefined;
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never shown
   readonly #running = new Map<number, Running>();
+  /** While saved sessions are re-opened, the place each had in the list: read in another order, kept in it. */
+  #restoring: ReadonlyMap<string, number> | undefined;
 
   /** Sessions the person removed: a store still under way for one of them is undone when it lands. Not shown. */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
@@ -126,22 +128,36 @@ export class LibraryState {
     this.notices = this.notices.filter((n) => n.id !== id);
   }
 
-  /** Reopens what was open last time; true when this is the first visit. */
-  async restore(): Promise<boolean> {
+  /**
+   * Reopens what was open last time: the session shown last time on its own first, so it can be shown while the
+   * others are read (`rest`); a folder's worth of them takes seconds.
+   */
+  async restore(): Promise<{ firstVisit: boolean; rest: Promise<void> }> {
     const loaded = await loadLibrary();
     if (!loaded.ok) {
       this.notify("warning", loaded.error);
-      return false;
+      return { firstVisit: false, rest: Promise.resolve() };
     }
     this.#saved = loaded.value.library;
     const restored = this.#saved.sessions.flatMap((s) => {
       const file = loaded.value.files.get(s.key);
       return file ? [{ key: s.key, picked: { file, name: s.name } }] : [];
     });
-    await this.#openAll(restored, { save: false, label: "Re-opening saved sessions" });
+    const label = "Re-opening saved sessions";
+    const shown = restored.filter((s) => s.key === this.#saved.selection.key);
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never shown
+    const order: ReadonlyMap<string, number> = new Map(restored.map((s, i) => [s.key, i]));
+    this.#restoring = order;
+    await this.#openAll(shown, { save: false, label });
     const firstVisit = !this.#saved.visited;
-    await this.#persist({ ...this.#saved, visited: true });
-    return firstVisit;
+    const rest = this.#openAll(
+      restored.filter((s) => !shown.includes(s)),
+      { save: false, label },
+    ).then(() => {
+      if (this.#restoring === order) this.#restoring = undefined;
+      return this.#persist({ ...this.#saved, visited: true });
+    });
+    return { firstVisit, rest };
   }
 
   /**
@@ -315,7 +331,7 @@ export class LibraryState {
   #list(summary: SessionSummary, many: boolean): void {
     if (!many) {
       this.#showArrived(false);
-      this.sessions = [...this.sessions, summary];
+      this.sessions = this.#inPlace([...this.sessions, summary]);
       return;
     }
     this.#arrived.push(summary);
@@ -326,6 +342,14 @@ export class LibraryState {
     running.done += 1;
     this.#counted = true;
     this.#showSoon();
+  }
+
+  /** Re-opened sessions in the order they were listed last time, then the others in the order they came. */
+  #inPlace(sessions: SessionSummary[]): SessionSummary[] {
+    const order = this.#restoring;
+    if (order === undefined) return sessions;
+    const place = (s: SessionSummary) => order.get(s.key) ?? order.size;
+    return sessions.sort((a, b) => place(a) - place(b)); // stable: the others keep the order they came in
   }
 
   /** Shows what arrived once the current step is over (a file is listed, then counted), unless held. */
@@ -343,7 +367,7 @@ export class LibraryState {
     clearTimeout(this.#showing);
     this.#showing = undefined;
     const changed = this.#arrived.length > 0 || this.#counted;
-    if (this.#arrived.length > 0) this.sessions = [...this.sessions, ...this.#arrived];
+    if (this.#arrived.length > 0) this.sessions = this.#inPlace([...this.sessions, ...this.#arrived]);
     if (this.#counted && this.batches.some((b) => b.done !== (this.#running.get(b.id)?.done ?? b.done)))
       this.batches = this.batches.map((b) => ({ ...b, done: this.#running.get(b.id)?.done ?? b.done }));
     this.#arrived = [];
