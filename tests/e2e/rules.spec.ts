@@ -152,6 +152,23 @@ test("the validator links a finding to its entry", async ({ page }) => {
   await expect(tree.getByRole("treeitem", { selected: true })).toContainText(/bash|ls|assistant/i);
 });
 
+test("the validator lists a hundred findings at first and more on request", async ({ page }) => {
+  const entries = [header({ id: "many-findings" }), user("u0", null, "start")];
+  for (let i = 0; i < 150; i += 1) {
+    entries.push(assistant(`a${i}`, `u${i}`, [toolCall(`call_${i}`, "bash", { command: `echo ${i}` })]));
+    entries.push(user(`u${i + 1}`, `a${i}`, "never mind"));
+  }
+  await page.getByLabel("Open session files").setInputFiles(file("findings.jsonl", session(...entries)));
+  await page.getByRole("tab", { name: "Payload" }).click();
+  const validator = page.getByRole("region", { name: "Validator" });
+  await expect(validator).toContainText("150 warnings");
+  await expect(validator.getByRole("listitem")).toHaveCount(100);
+  await expect(validator).toContainText("100 of 150 shown");
+  await validator.getByRole("button", { name: "Show 50 more" }).click();
+  await expect(validator.getByRole("listitem")).toHaveCount(150);
+  await expect(validator.getByRole("listitem").last()).toContainText("call_149");
+});
+
 test("axe finds no serious or critical problems on the payload and rules views", async ({ page }) => {
   await expect(payload(page)).toBeVisible();
   const results = await new AxeBuilder({ page }).analyze();
