@@ -40,6 +40,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build, preview, type PreviewServer } from "vite";
 import {
+  appTasksSince,
   heapUsage,
   installProbe,
   longTasksSince,
@@ -402,17 +403,21 @@ async function measureMany(browser: Browser, origin: string, paths: readonly str
   const wall = Date.now();
   await page.getByLabel("Open session files").setInputFiles([...paths]);
   const n = paths.length.toLocaleString("en");
-  await page.getByText(`Opened ${n} of ${n} file${paths.length === 1 ? "" : "s"}`).waitFor({ timeout: LOAD_TIMEOUT });
+  // Looked for among the messages only: a text search of the whole page, polled, is a long task of its own.
+  await page
+    .locator("section.notices .notice", { hasText: `Opened ${n} of ${n} file${paths.length === 1 ? "" : "s"}` })
+    .waitFor({ timeout: LOAD_TIMEOUT });
   const openMs = Date.now() - wall;
   await waitForQuiet(page, 1500, 20_000);
-  const tasks = await longTasksSince(page, start);
+  const { tasks, harness } = await appTasksSince(page, start);
   const heap = await heapUsage(page);
   const longest = Math.max(0, ...tasks.map((t) => t.duration));
   console.log(
     `opening ${n} sessions at once (${mb(bytes)}): longest main-thread task ` +
       `${tasks.length === 0 ? "none over 50 ms" : ms(longest)}  (budget: as loading, ≤ 200 ms)  ` +
       `${verdict(longest <= 200)}  — ${tasks.length} long tasks; all listed ${(openMs / 1000).toFixed(1)} s after ` +
-      `choosing them`,
+      `choosing them; left out: the task in which the harness sets the files into the input` +
+      (harness > 0 ? ` (${ms(harness)})` : ""),
   );
   console.log(
     `${n} sessions: JS heap after opening: ${mb(heap.total)} = ${(heap.total / bytes).toFixed(2)}× the files  ` +
