@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { inDisplayOrder, shownForest } from "../../src/ui/tree/forest.ts";
 import { openLayoutChannel } from "../../src/ui/tree/layout-client.ts";
-import { entryPath, layoutTree, nodesOf, type TreeLayout } from "../../src/ui/tree/layout.ts";
+import { entryPath, layoutTree, nodesOf, nodesOfPaced, type TreeLayout } from "../../src/ui/tree/layout.ts";
 import { layoutSource, placeNodes, placementBuffers } from "../../src/ui/tree/placement.ts";
 import { CARD, openingTransform } from "../../src/ui/tree/viewport.ts";
 import { codeStrings } from "../../src/worker/coded-strings.ts";
@@ -132,6 +132,18 @@ describe("placement through the layout worker", () => {
     expect(viaWorker.branchLinks).toEqual(here.branchLinks);
     expect(viaWorker.rows).toEqual(here.rows);
     expect(here.nodes.find((n) => n.entry === 3)?.label).toBe("here");
+  });
+
+  it("can be made into nodes a slice at a time, with a pause between slices, to the same layout", async () => {
+    const placement = placeNodes(layoutSource(columns), options);
+    let pauses = 0;
+    const paced = await nodesOfPaced(placement, columns, async () => void (pauses += 1), 7);
+    const whole = nodesOf(placement, columns);
+    expect(placement.entry.length).toBeGreaterThan(14);
+    expect(pauses).toBe(Math.ceil(placement.entry.length / 7) - 1);
+    expect(paced.nodes).toEqual(whole.nodes);
+    expect(paced.segments).toEqual(whole.segments);
+    expect(paced.branchLinks).toEqual(whole.branchLinks);
   });
 
   it("lets the latest request win: a request still waiting is answered undefined when a newer one comes", async () => {

@@ -101,34 +101,62 @@ export const EMPTY_LAYOUT: TreeLayout = {
   rowHeight: 40,
 };
 
+type Labels = Pick<EntryColumns, "labels">;
+
 /** The node objects, lines and bounds of a placement; labels come from the session's columns. */
-export function nodesOf(p: Placement, columns: Pick<EntryColumns, "labels">): TreeLayout {
-  const n = p.entry.length;
-  const nodes: TreeNode[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const entry = p.entry[i]!;
-    const flags = p.flags[i]!;
-    const run = (flags & NODE.run) !== 0;
-    const members = run ? p.members.subarray(p.memberStart[i]!, p.memberStart[i + 1]!) : undefined;
-    nodes[i] = {
-      kind: run ? "run" : "entry",
-      entry,
-      members,
-      count: members?.length ?? 1,
-      x: p.x[i]!,
-      y: p.depth[i]! * p.rowHeight,
-      parent: p.parent[i]!,
-      depth: p.depth[i]!,
-      level: p.level[i]!,
-      childCount: p.childCount[i]!,
-      onPath: (flags & NODE.onPath) !== 0,
-      isLeaf: (flags & NODE.leaf) !== 0,
-      isBranchPoint: p.childCount[i]! > 1,
-      isRunStart: (flags & NODE.runStart) !== 0,
-      inCycle: (flags & NODE.inCycle) !== 0,
-      label: run ? undefined : columns.labels.get(entry),
-    };
+export function nodesOf(p: Placement, columns: Labels): TreeLayout {
+  const nodes: TreeNode[] = new Array(p.entry.length);
+  for (let i = 0; i < nodes.length; i++) nodes[i] = nodeAt(p, columns, i);
+  return layoutOf(p, nodes);
+}
+
+/** Nodes `nodesOfPaced` makes between two pauses: about 15 ms of work. */
+export const NODES_PER_SLICE = 25_000;
+
+/**
+ * `nodesOf` for the page, with `pause` (a task boundary) after every `NODES_PER_SLICE` nodes: a tree of 200,000
+ * entries took 105-166 ms of node objects and collection in one task.
+ */
+export async function nodesOfPaced(
+  p: Placement,
+  columns: Labels,
+  pause: () => Promise<void>,
+  perSlice = NODES_PER_SLICE,
+): Promise<TreeLayout> {
+  const nodes: TreeNode[] = new Array(p.entry.length);
+  for (let i = 0; i < nodes.length; i++) {
+    if (i > 0 && i % perSlice === 0) await pause();
+    nodes[i] = nodeAt(p, columns, i);
   }
+  return layoutOf(p, nodes);
+}
+
+function nodeAt(p: Placement, columns: Labels, i: number): TreeNode {
+  const entry = p.entry[i]!;
+  const flags = p.flags[i]!;
+  const run = (flags & NODE.run) !== 0;
+  const members = run ? p.members.subarray(p.memberStart[i]!, p.memberStart[i + 1]!) : undefined;
+  return {
+    kind: run ? "run" : "entry",
+    entry,
+    members,
+    count: members?.length ?? 1,
+    x: p.x[i]!,
+    y: p.depth[i]! * p.rowHeight,
+    parent: p.parent[i]!,
+    depth: p.depth[i]!,
+    level: p.level[i]!,
+    childCount: p.childCount[i]!,
+    onPath: (flags & NODE.onPath) !== 0,
+    isLeaf: (flags & NODE.leaf) !== 0,
+    isBranchPoint: p.childCount[i]! > 1,
+    isRunStart: (flags & NODE.runStart) !== 0,
+    inCycle: (flags & NODE.inCycle) !== 0,
+    label: run ? undefined : columns.labels.get(entry),
+  };
+}
+
+function layoutOf(p: Placement, nodes: TreeNode[]): TreeLayout {
   let links: TreeLink[] | undefined;
   return {
     nodes,
@@ -136,7 +164,7 @@ export function nodesOf(p: Placement, columns: Pick<EntryColumns, "labels">): Tr
     get links() {
       return (links ??= linksOf(nodes));
     },
-    order: Int32Array.from({ length: n }, (_, i) => i),
+    order: Int32Array.from({ length: nodes.length }, (_, i) => i),
     nodeOfEntry: p.nodeOfEntry,
     rows: { start: p.rowStart, nodes: p.rowNodes },
     laneWidth: p.laneWidth,

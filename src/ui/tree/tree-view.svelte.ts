@@ -12,7 +12,7 @@ import { buildMore, CARD_BUDGET, cardsNow, isSettled, NO_CARDS } from "./cards.t
 import { keyAction } from "./keyboard.ts";
 import { kindLook } from "./kinds.ts";
 import { NONE_EXPANDED, toggled } from "./runs.ts";
-import { EMPTY_LAYOUT, layoutTree, nodeKey, nodesOf, type TreeLayout, type TreeNode } from "./layout.ts";
+import { EMPTY_LAYOUT, layoutTree, nodeKey, nodesOfPaced, type TreeLayout, type TreeNode } from "./layout.ts";
 import { hasLayoutWorker, openLayoutChannel, type LayoutChannel } from "./layout-client.ts";
 import { layoutSource } from "./placement.ts";
 import { bandsIn } from "./bands.ts";
@@ -188,8 +188,11 @@ export class TreeViewState {
     }
     try {
       const placement = await this.#channel.place(input);
-      if (!placement || input !== untrack(() => this.#layoutInput)) return;
-      this.#placed = { input, layout: nodesOf(placement, columns) };
+      const wanted = () => !this.#disposed && input === untrack(() => this.#layoutInput);
+      if (!placement || !wanted()) return;
+      const layout = await nodesOfPaced(placement, columns, () => new Promise((resolve) => setTimeout(resolve, 0)));
+      if (!wanted()) return;
+      this.#placed = { input, layout };
       this.error = undefined;
       if (untrack(() => this.current)) this.#wake();
     } catch (error) {
