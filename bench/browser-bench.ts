@@ -17,7 +17,7 @@
  * sessions), all of them on the leaf's path and sent to an OpenAI Responses model, which carries each image as a
  * `data:` URL: the images must be held once, not once more for the payload, its view or its token count.
  * Last, a folder's worth of generated sessions (300 by default) opened at once: the longest task until all are
- * listed, and the heap after, against the same budgets.
+ * listed (less the harness's task that sets the files into the input), and the heap after, against the same budgets.
  */
 import { chromium, type Browser, type Page } from "@playwright/test";
 import {
