@@ -137,13 +137,21 @@ describe("placement through the layout worker", () => {
   it("can be made into nodes a slice at a time, with a pause between slices, to the same layout", async () => {
     const placement = placeNodes(layoutSource(columns), options);
     let pauses = 0;
-    const paced = await nodesOfPaced(placement, columns, async () => void (pauses += 1), 7);
+    const counted = async () => {
+      pauses += 1;
+      return true;
+    };
+    const paced = (await nodesOfPaced(placement, columns, counted, 7))!;
     const whole = nodesOf(placement, columns);
     expect(placement.entry.length).toBeGreaterThan(14);
     expect(pauses).toBe(Math.ceil(placement.entry.length / 7) - 1);
     expect(paced.nodes).toEqual(whole.nodes);
     expect(paced.segments).toEqual(whole.segments);
     expect(paced.branchLinks).toEqual(whole.branchLinks);
+    // No longer wanted at the second pause: nothing more is made.
+    let asked = 0;
+    expect(await nodesOfPaced(placement, columns, async () => (asked += 1) < 2, 7)).toBeUndefined();
+    expect(asked).toBe(2);
   });
 
   it("lets the latest request win: a request still waiting is answered undefined when a newer one comes", async () => {

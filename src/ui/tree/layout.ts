@@ -115,17 +115,18 @@ export const NODES_PER_SLICE = 25_000;
 
 /**
  * `nodesOf` for the page, with `pause` (a task boundary) after every `NODES_PER_SLICE` nodes: a tree of 200,000
- * entries took 105-166 ms of node objects and collection in one task.
+ * entries took 105-166 ms of node objects and collection in one task. `pause` resolves false when the layout is no
+ * longer wanted (a newer one was asked for meanwhile): then the rest is not made, and the answer is undefined.
  */
 export async function nodesOfPaced(
   p: Placement,
   columns: Labels,
-  pause: () => Promise<void>,
+  pause: () => Promise<boolean>,
   perSlice = NODES_PER_SLICE,
-): Promise<TreeLayout> {
+): Promise<TreeLayout | undefined> {
   const nodes: TreeNode[] = new Array(p.entry.length);
   for (let i = 0; i < nodes.length; i++) {
-    if (i > 0 && i % perSlice === 0) await pause();
+    if (i > 0 && i % perSlice === 0 && !(await pause())) return undefined;
     nodes[i] = nodeAt(p, columns, i);
   }
   return layoutOf(p, nodes);

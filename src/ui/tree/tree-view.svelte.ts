@@ -190,8 +190,9 @@ export class TreeViewState {
       const placement = await this.#channel.place(input);
       const wanted = () => !this.#disposed && input === untrack(() => this.#layoutInput);
       if (!placement || !wanted()) return;
-      const layout = await nodesOfPaced(placement, columns, () => new Promise((resolve) => setTimeout(resolve, 0)));
-      if (!wanted()) return;
+      const pause = () => new Promise<boolean>((resolve) => setTimeout(() => resolve(wanted()), 0));
+      const layout = await nodesOfPaced(placement, columns, pause);
+      if (!layout || !wanted()) return;
       this.#placed = { input, layout };
       this.error = undefined;
       if (untrack(() => this.current)) this.#wake();
