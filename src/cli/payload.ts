@@ -97,7 +97,7 @@ export async function payloadCommand(args: readonly string[], out: Output): Prom
   const options = projectionOptions(settings.value);
   const models = resolveModels(strings(values["model"]).length ? strings(values["model"]) : ["session"]);
   if (!models.ok) return out.fail(models.error);
-  const records: PayloadRecord[] = [];
+  const print = values["jsonl"] ? jsonlPrinter(out) : prettyPrinter(out);
   let failed = false;
   for (const path of positionals) {
     const tree = await readSession(path);
@@ -129,30 +129,60 @@ export async function payloadCommand(args: readonly string[], out: Output): Prom
           model: model === "session" ? null : asked,
           error: reason,
         };
-        if (values["jsonl"]) out.line(JSON.stringify(record));
-        else records.push(record);
+        print.record(record);
       }
     }
     for (const leaf of leaves.value) {
-      for (const model of models.value) {
-        const record = recordFor(tree.value, leaf, model, options);
-        if (values["jsonl"]) out.line(JSON.stringify(record));
-        else records.push(record);
-      }
+      for (const model of models.value) print.record(recordFor(tree.value, leaf, model, options));
     }
   }
-  const prettyFailed = values["jsonl"] ? false : printPretty(records, out);
-  return failed || prettyFailed ? 1 : 0;
+  const printFailed = print.end();
+  return failed || printFailed ? 1 : 0;
 }
 
-/** Prints one payload alone, several as an array; true when the only result asked for is an error. */
-function printPretty(records: readonly PayloadRecord[], out: Output): boolean {
-  if (records.length === 1) {
-    const [record] = records as [PayloadRecord];
-    if (record.error === undefined) out.line(JSON.stringify(record.payload, null, 2));
-    else out.error(`${record.file}: line ${record.line}: ${record.error}`);
-    return record.error !== undefined;
-  }
-  if (records.length > 1) out.line(JSON.stringify(records, null, 2));
-  return false;
+/** Writes records as they are made: a long list of large payloads (`--leaf all`) is never held whole. */
+interface Printer {
+  record(record: PayloadRecord): void;
+  /** Finishes the output; true when the only result asked for is an error. */
+  end(): boolean;
+}
+
+/** A JSON line per record. */
+function jsonlPrinter(out: Output): Printer {
+  return {
+    record: (record) => out.line(JSON.stringify(record)),
+    end: () => false,
+  };
+}
+
+/**
+ * One payload alone (its body, or its error on stderr); several as a pretty JSON array of records, written a record
+ * at a time, byte for byte what `JSON.stringify(records, null, 2)` writes (which would need all of them at once, in
+ * one string: V8 refuses a string over 512 MB). A record is held until the next one says whether a comma follows.
+ */
+function prettyPrinter(out: Output): Printer {
+  let held: PayloadRecord | undefined;
+  let written = 0;
+  const write = (record: PayloadRecord, last: boolean) => {
+    if (written === 0) out.line("[");
+    out.line(`  ${JSON.stringify(record, null, 2).replace(/\n/g, "\n  ")}${last ? "" : ","}`);
+    written += 1;
+  };
+  return {
+    record(record) {
+      if (held !== undefined) write(held, false);
+      held = record;
+    },
+    end() {
+      if (held === undefined) return false;
+      if (written > 0) {
+        write(held, true);
+        out.line("]");
+        return false;
+      }
+      if (held.error === undefined) out.line(JSON.stringify(held.payload, null, 2));
+      else out.error(`${held.file}: line ${held.line}: ${held.error}`);
+      return held.error !== undefined;
+    },
+  };
 }

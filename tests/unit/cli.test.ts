@@ -84,6 +84,23 @@ describe("cli payload", () => {
     expect(records[6]).not.toHaveProperty("payload");
   });
 
+  it("prints several records as one pretty JSON array, errors in place", async () => {
+    const asked = ["payload", file("branches"), file("no-model"), "--leaf", "leaves", "--model", "session"];
+    const jsonl = await cli(...asked, "--jsonl");
+    const records = jsonl.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(records).toHaveLength(4);
+    expect(records[3].error).toMatch(/no model on this path/);
+    const pretty = await cli(...asked);
+    expect(pretty.code).toBe(0);
+    expect(pretty.stdout).toBe(`${JSON.stringify(records, null, 2)}\n`);
+    const two = await cli("payload", file("branches"), "--leaf", "a3", "--leaf", "a4");
+    expect(two.stdout).toBe(`${JSON.stringify(JSON.parse(two.stdout), null, 2)}\n`);
+    expect(JSON.parse(two.stdout).map((r: { leaf: string }) => r.leaf)).toEqual(["a3", "a4"]);
+  });
+
   it("addresses leaves by line, reports an unknown model as an error line", async () => {
     const { stdout } = await cli("payload", file("unknown-model"), "--leaf", "line:3", "--jsonl");
     const record = JSON.parse(stdout);
