@@ -50,6 +50,9 @@ const BOX_CAP = 800;
  */
 export const WORKER_LAYOUT_FROM = 2_000;
 
+/** Resolves in a task of its own: the page draws and answers input in between. */
+const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 /** What a layout is computed from; a new object whenever any of it changes. */
 interface LayoutInput {
   readonly visible: Int32Array | undefined;
@@ -182,7 +185,7 @@ export class TreeViewState {
     const columns = this.columns;
     if (!this.#channel) {
       // A task of its own for the layout source and the worker's start, away from the one mounting the view.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTask();
       if (this.#disposed) return;
       this.#channel ??= openLayoutChannel(layoutSource(columns));
     }
@@ -190,7 +193,10 @@ export class TreeViewState {
       const placement = await this.#channel.place(input);
       const wanted = () => !this.#disposed && input === untrack(() => this.#layoutInput);
       if (!placement || !wanted()) return;
-      const pause = () => new Promise<boolean>((resolve) => setTimeout(() => resolve(wanted()), 0));
+      const pause = async (): Promise<boolean> => {
+        await nextTask();
+        return wanted();
+      };
       const layout = await nodesOfPaced(placement, columns, pause);
       if (!layout || !wanted()) return;
       this.#placed = { input, layout };
